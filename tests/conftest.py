@@ -1,0 +1,8 @@
+"""Shared pytest set-up: the project root on sys.path for running tests straight from a checkout."""
+
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
