@@ -1,0 +1,48 @@
+"""Exceptions the service can catch by kind, without knowing anything about SQLite."""
+
+from __future__ import annotations
+
+
+class StoreError(Exception):
+    """Base class for every error the storage layer raises on purpose."""
+
+
+class NotFound(StoreError, LookupError):
+    """The player, chat, match or seat asked for does not exist."""
+
+
+class WrongStatus(StoreError):
+    """The match is not in a status that allows this change (e.g. adding a seat to an active match)."""
+
+
+class StaleVersion(StoreError):
+    """The caller acted on an out-of-date view of the match: another move got in first, or it is no longer active.
+
+    This is the normal outcome of a double button press or a timer racing a human move, so the service should
+    drop the action quietly (perhaps re-rendering the table) rather than report a failure.
+    """
+
+    def __init__(self, match_id: int, expected: int, current: int, status: str) -> None:
+        super().__init__(
+            f"match {match_id}: expected version {expected}, it is at {current} and {status}"
+        )
+        self.match_id = match_id
+        self.expected = expected
+        self.current = current
+        self.status = status
+
+
+class TableBusy(StoreError):
+    """The chat already has a table in the lobby or in play; a chat hosts one open table at a time."""
+
+    def __init__(self, platform: str, chat_id: str, match_id: int) -> None:
+        super().__init__(f"{platform} chat {chat_id} already has open match {match_id}")
+        self.match_id = match_id
+
+
+class AlreadySeated(StoreError):
+    """That player already holds a seat at this table."""
+
+
+class SchemaTooNew(StoreError):
+    """The database was written by a newer build; refusing to run rather than guess at its schema."""

@@ -1,0 +1,289 @@
+"""Matches, their seats and their move log — including `apply_move`, the one place a game advances."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import aiosqlite
+
+from storage.errors import AlreadySeated, NotFound, StaleVersion, TableBusy, WrongStatus
+from storage.models import Match, MoveRecord, Seat, dumps
+from storage.stats import StatsOps
+
+ACTORS = ("human", "bot", "timer")
+
+_SEATS_SQL = """SELECT s.*, p.display_name FROM seats s LEFT JOIN players p ON p.id = s.player_id
+                WHERE s.match_id = ? ORDER BY s.seat"""
+_SEAT_SQL = """SELECT s.*, p.display_name FROM seats s LEFT JOIN players p ON p.id = s.player_id
+               WHERE s.match_id = ? AND s.seat = ?"""
+
+
+class MatchOps(StatsOps):
+    # ---- matches -------------------------------------------------------------------------------------------
+
+    async def create_match(
+        self,
+        game: str,
+        mode: str,
+        options: dict[str, Any],
+        platform: str,
+        chat_id: str | int,
+        creator_id: int | None,
+        seed: int | None,
+    ) -> Match:
+        """Open a lobby in the chat; TableBusy if the chat already has a lobby or a match in play."""
+        async with self.transaction() as db:
+            busy = await self._open_row(db, platform, str(chat_id))
+            if busy is not None:
+                raise TableBusy(platform, str(chat_id), busy["id"])
+            now = self._now()
+            cursor = await db.execute(
+                """INSERT INTO matches (game, mode, options, status, seed, platform, chat_id, creator_id,
+                                        created, updated)
+                   VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?)""",
+                (game, mode, dumps(options), seed, platform, str(chat_id), creator_id, now, now),
+            )
+            match_id = cursor.lastrowid
+            await cursor.close()
+            assert match_id is not None
+            return Match.from_row(await self._match_row(db, match_id))
+
+    async def get_match(self, match_id: int) -> Match | None:
+        async with self.transaction(write=False) as db:
+            row = await self._one(db, "SELECT * FROM matches WHERE id = ?", (match_id,))
+        return None if row is None else Match.from_row(row)
+
+    async def lobby_or_active_match(self, platform: str, chat_id: str | int) -> Match | None:
+        """The chat's one open table, if any."""
+        async with self.transaction(write=False) as db:
+            row = await self._open_row(db, platform, str(chat_id))
+        return None if row is None else Match.from_row(row)
+
+    async def active_matches(self, platform: str | None = None) -> list[Match]:
+        """Every match in play (optionally on one platform), oldest first: what to resume timers for on start-up."""
+        async with self.transaction(write=False) as db:
+            rows = await self._all(
+                db, "SELECT * FROM matches WHERE status = 'active' AND (?1 IS NULL OR platform = ?1) ORDER BY id",
+                (platform,),
+            )
+        return [Match.from_row(row) for row in rows]
+
+    async def set_match_options(self, match_id: int, options: dict[str, Any], mode: str | None = None) -> Match:
+        """Replace a lobby's options (and mode, if given) before the game starts."""
+        async with self.transaction() as db:
+            await self._require(db, match_id, "lobby")
+            await db.execute(
+                "UPDATE matches SET options = ?, mode = coalesce(?, mode), updated = ? WHERE id = ?",
+                (dumps(options), mode, self._now(), match_id),
+            )
+            return Match.from_row(await self._match_row(db, match_id))
+
+    async def start_match(
+        self,
+        match_id: int,
+        snapshot: dict[str, Any],
+        deadline: float | None,
+        seat_order: Sequence[int] | None = None,
+    ) -> Match:
+        """Move a lobby into play at version 0 with the engine's initial state.
+
+        `seat_order[i]` is the lobby seat that becomes seat i (a shuffle chosen by the service, which must have
+        built `snapshot` for that order). Every seat must be taken by a player or a bot.
+        """
+        async with self.transaction() as db:
+            await self._require(db, match_id, "lobby")
+            count = await self._seat_count(db, match_id)
+            if count == 0:
+                raise WrongStatus(f"match {match_id} has no seats")
+            if seat_order is not None:
+                order = list(seat_order)
+                if sorted(order) != list(range(count)):
+                    raise ValueError(f"seat_order must be a permutation of 0..{count - 1}, not {order}")
+                await self._reseat(db, match_id, {old: new for new, old in enumerate(order)})
+            await db.execute(
+                """UPDATE matches SET status = 'active', version = 0, snapshot = ?, deadline = ?, updated = ?
+                   WHERE id = ?""",
+                (dumps(snapshot), deadline, self._now(), match_id),
+            )
+            return Match.from_row(await self._match_row(db, match_id))
+
+    async def cancel_match(self, match_id: int) -> Match:
+        """Close a lobby or abandon a match in play; cancelling twice is harmless, a finished match stays finished."""
+        async with self.transaction() as db:
+            row = await self._match_row(db, match_id)
+            if row["status"] == "cancelled":
+                return Match.from_row(row)
+            if row["status"] == "finished":
+                raise WrongStatus(f"match {match_id} is already finished")
+            now = self._now()
+            await db.execute(
+                "UPDATE matches SET status = 'cancelled', deadline = NULL, finished = ?, updated = ? WHERE id = ?",
+                (now, now, match_id),
+            )
+            return Match.from_row(await self._match_row(db, match_id))
+
+    async def apply_move(
+        self,
+        match_id: int,
+        expected_version: int,
+        seat: int,
+        actor: str,
+        move: str,
+        new_snapshot: dict[str, Any],
+        deadline: float | None,
+        finished_result: dict[str, Any] | None = None,
+        *,
+        record_stats: bool = True,
+    ) -> Match:
+        """Record one move and the state after it, atomically, if the caller saw the latest version.
+
+        The version check is what makes a double button press, or a timer firing just as the player moves,
+        apply once: the loser gets StaleVersion (also raised when the match is no longer active). The move is
+        logged as seq = version + 1. With `finished_result` (the engine's `result(state)`) the match is finished
+        in the same transaction and every human seat's stats are updated, unless `record_stats` is False
+        (modes such as private rooms that the rules keep out of statistics).
+        """
+        if actor not in ACTORS:
+            raise ValueError(f"actor must be one of {ACTORS}, not {actor!r}")
+        async with self.transaction() as db:
+            row = await self._match_row(db, match_id)
+            if row["status"] != "active" or row["version"] != expected_version:
+                raise StaleVersion(match_id, expected_version, row["version"], row["status"])
+            now = self._now()
+            version = expected_version + 1
+            await db.execute(
+                "INSERT INTO moves (match_id, seq, seat, actor, move, at) VALUES (?, ?, ?, ?, ?, ?)",
+                (match_id, version, seat, actor, move, now),
+            )
+            if finished_result is None:
+                await db.execute(
+                    "UPDATE matches SET snapshot = ?, version = ?, deadline = ?, updated = ? WHERE id = ?",
+                    (dumps(new_snapshot), version, deadline, now, match_id),
+                )
+            else:
+                await db.execute(
+                    """UPDATE matches SET snapshot = ?, version = ?, deadline = NULL, updated = ?,
+                              status = 'finished', finished = ?, result = ?
+                       WHERE id = ?""",
+                    (dumps(new_snapshot), version, now, now, dumps(finished_result), match_id),
+                )
+                if record_stats:
+                    await self._record_result(db, row, finished_result)
+            return Match.from_row(await self._match_row(db, match_id))
+
+    async def set_deadline(
+        self, match_id: int, deadline: float | None, expected_version: int | None = None
+    ) -> Match:
+        """Start, move or stop (None) the turn timer of a match in play.
+
+        With `expected_version`, only if no move happened meanwhile (StaleVersion otherwise), so a timer
+        rescheduled from an old view cannot overwrite the deadline a newer move set.
+        """
+        async with self.transaction() as db:
+            row = await self._match_row(db, match_id)
+            if row["status"] != "active" or (expected_version is not None and row["version"] != expected_version):
+                raise StaleVersion(match_id, row["version"] if expected_version is None else expected_version,
+                                   row["version"], row["status"])
+            await db.execute("UPDATE matches SET deadline = ?, updated = ? WHERE id = ?",
+                             (deadline, self._now(), match_id))
+            return Match.from_row(await self._match_row(db, match_id))
+
+    async def moves(self, match_id: int) -> list[MoveRecord]:
+        """The match's move log in order, for replay from the start state."""
+        async with self.transaction(write=False) as db:
+            rows = await self._all(db, "SELECT * FROM moves WHERE match_id = ? ORDER BY seq", (match_id,))
+        return [MoveRecord.from_row(row) for row in rows]
+
+    # ---- seats ---------------------------------------------------------------------------------------------
+
+    async def add_seat(self, match_id: int, player_id: int | None = None, bot_level: str | None = None) -> Seat:
+        """Seat a player or a bot (exactly one of the two) at the next free index of a lobby."""
+        if (player_id is None) == (bot_level is None):
+            raise ValueError("a seat takes exactly one of player_id and bot_level")
+        async with self.transaction() as db:
+            await self._require(db, match_id, "lobby")
+            if player_id is not None:
+                taken = await self._one(db, "SELECT seat FROM seats WHERE match_id = ? AND player_id = ?",
+                                        (match_id, player_id))
+                if taken is not None:
+                    raise AlreadySeated(f"player {player_id} already has seat {taken['seat']} in match {match_id}")
+                if await self._one(db, "SELECT 1 FROM players WHERE id = ?", (player_id,)) is None:
+                    raise NotFound(f"no player {player_id}")
+            index = await self._seat_count(db, match_id)
+            await db.execute(
+                "INSERT INTO seats (match_id, seat, player_id, bot_level) VALUES (?, ?, ?, ?)",
+                (match_id, index, player_id, bot_level),
+            )
+            return await self._seat(db, match_id, index)
+
+    async def remove_seat(self, match_id: int, seat_index: int) -> list[Seat]:
+        """Free a lobby seat and close the gap, so seats stay numbered 0..n-1; returns the remaining seats."""
+        async with self.transaction() as db:
+            await self._require(db, match_id, "lobby")
+            cursor = await db.execute("DELETE FROM seats WHERE match_id = ? AND seat = ?", (match_id, seat_index))
+            if cursor.rowcount == 0:
+                raise NotFound(f"match {match_id} has no seat {seat_index}")
+            await cursor.close()
+            rows = await self._all(db, "SELECT seat FROM seats WHERE match_id = ? ORDER BY seat", (match_id,))
+            await self._reseat(db, match_id, {row["seat"]: new for new, row in enumerate(rows)})
+            return [Seat.from_row(row) for row in await self._all(db, _SEATS_SQL, (match_id,))]
+
+    async def seats(self, match_id: int) -> list[Seat]:
+        async with self.transaction(write=False) as db:
+            rows = await self._all(db, _SEATS_SQL, (match_id,))
+        return [Seat.from_row(row) for row in rows]
+
+    async def set_seat_flags(
+        self, match_id: int, seat: int, *, timeouts_in_a_row: int | None = None, away: bool | None = None
+    ) -> Seat:
+        """Update a seat's timeout streak and/or away flag; an argument left as None is left unchanged."""
+        async with self.transaction() as db:
+            cursor = await db.execute(
+                """UPDATE seats SET timeouts_in_a_row = coalesce(?, timeouts_in_a_row), away = coalesce(?, away)
+                   WHERE match_id = ? AND seat = ?""",
+                (timeouts_in_a_row, None if away is None else int(away), match_id, seat),
+            )
+            if cursor.rowcount == 0:
+                raise NotFound(f"match {match_id} has no seat {seat}")
+            await cursor.close()
+            return await self._seat(db, match_id, seat)
+
+    # ---- helpers (call inside a transaction) ---------------------------------------------------------------
+
+    async def _match_row(self, db: aiosqlite.Connection, match_id: int) -> aiosqlite.Row:
+        row = await self._one(db, "SELECT * FROM matches WHERE id = ?", (match_id,))
+        if row is None:
+            raise NotFound(f"no match {match_id}")
+        return row
+
+    async def _require(self, db: aiosqlite.Connection, match_id: int, status: str) -> aiosqlite.Row:
+        row = await self._match_row(db, match_id)
+        if row["status"] != status:
+            raise WrongStatus(f"match {match_id} is {row['status']}, not {status}")
+        return row
+
+    async def _open_row(self, db: aiosqlite.Connection, platform: str, chat_id: str) -> aiosqlite.Row | None:
+        return await self._one(
+            db,
+            "SELECT * FROM matches WHERE platform = ? AND chat_id = ? AND status IN ('lobby', 'active')",
+            (platform, chat_id),
+        )
+
+    async def _seat_count(self, db: aiosqlite.Connection, match_id: int) -> int:
+        row = await self._one(db, "SELECT count(*) FROM seats WHERE match_id = ?", (match_id,))
+        return int(row[0]) if row else 0
+
+    async def _seat(self, db: aiosqlite.Connection, match_id: int, seat: int) -> Seat:
+        row = await self._one(db, _SEAT_SQL, (match_id, seat))
+        assert row is not None
+        return Seat.from_row(row)
+
+    async def _reseat(self, db: aiosqlite.Connection, match_id: int, mapping: dict[int, int]) -> None:
+        """Renumber seats old -> new. Moving through negative numbers first avoids colliding with the primary key
+        half-way, whatever order SQLite visits the rows in."""
+        moved = {old: new for old, new in mapping.items() if old != new}
+        for old in moved:
+            await db.execute("UPDATE seats SET seat = ? WHERE match_id = ? AND seat = ?", (-1 - old, match_id, old))
+        for old, new in moved.items():
+            await db.execute("UPDATE seats SET seat = ? WHERE match_id = ? AND seat = ?", (new, match_id, -1 - old))

@@ -1,0 +1,187 @@
+"""The schema, as an ordered list of migrations applied once each at start-up.
+
+Rules for editing: never change a migration that has shipped; append a new one with the next version. Each
+migration is a tuple of single statements rather than one script, because sqlite3's `executescript` commits
+any open transaction first — which would let a half-applied migration be recorded as done.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import aiosqlite
+
+from storage.errors import SchemaTooNew
+
+
+@dataclass(frozen=True)
+class Migration:
+    version: int
+    name: str
+    statements: tuple[str, ...]
+
+
+MIGRATIONS: tuple[Migration, ...] = (
+    Migration(
+        1,
+        "initial schema",
+        (
+            # Ids from the chat platforms are stored as text: Telegram's are signed 64-bit, Discord's are
+            # snowflakes, and a future platform may not use numbers at all.
+            """CREATE TABLE players (
+                id INTEGER PRIMARY KEY,
+                platform TEXT NOT NULL,
+                user_id TEXT NOT NULL,
+                display_name TEXT NOT NULL,
+                language TEXT,
+                created REAL NOT NULL,
+                UNIQUE (platform, user_id)
+            )""",
+            """CREATE TABLE chats (
+                platform TEXT NOT NULL,
+                chat_id TEXT NOT NULL,
+                language TEXT,
+                defaults TEXT NOT NULL DEFAULT '{}',
+                created REAL NOT NULL,
+                PRIMARY KEY (platform, chat_id)
+            )""",
+            """CREATE TABLE matches (
+                id INTEGER PRIMARY KEY,
+                game TEXT NOT NULL,
+                mode TEXT NOT NULL,
+                options TEXT NOT NULL DEFAULT '{}',
+                status TEXT NOT NULL DEFAULT 'lobby'
+                    CHECK (status IN ('lobby', 'active', 'finished', 'cancelled')),
+                seed INTEGER,
+                snapshot TEXT,
+                version INTEGER NOT NULL DEFAULT 0,
+                platform TEXT NOT NULL,
+                chat_id TEXT NOT NULL,
+                creator_id INTEGER REFERENCES players(id),
+                deadline REAL,
+                created REAL NOT NULL,
+                updated REAL NOT NULL,
+                finished REAL,
+                result TEXT
+            )""",
+            # One open table per chat, enforced by the database so two racing /new commands cannot both win.
+            """CREATE UNIQUE INDEX matches_one_open_per_chat ON matches (platform, chat_id)
+                WHERE status IN ('lobby', 'active')""",
+            "CREATE INDEX matches_by_status ON matches (status)",
+            """CREATE TABLE seats (
+                match_id INTEGER NOT NULL REFERENCES matches(id) ON DELETE CASCADE,
+                seat INTEGER NOT NULL,
+                player_id INTEGER REFERENCES players(id),
+                bot_level TEXT,
+                timeouts_in_a_row INTEGER NOT NULL DEFAULT 0,
+                away INTEGER NOT NULL DEFAULT 0 CHECK (away IN (0, 1)),
+                PRIMARY KEY (match_id, seat),
+                CHECK ((player_id IS NULL) <> (bot_level IS NULL))
+            )""",
+            """CREATE UNIQUE INDEX seats_one_per_player ON seats (match_id, player_id)
+                WHERE player_id IS NOT NULL""",
+            """CREATE TABLE moves (
+                match_id INTEGER NOT NULL REFERENCES matches(id),
+                seq INTEGER NOT NULL CHECK (seq >= 1),
+                seat INTEGER NOT NULL,
+                actor TEXT NOT NULL CHECK (actor IN ('human', 'bot', 'timer')),
+                move TEXT NOT NULL,
+                at REAL NOT NULL,
+                PRIMARY KEY (match_id, seq)
+            ) WITHOUT ROWID""",
+            # The move log is the replay and audit record; make rewriting it an error, not a convention.
+            """CREATE TRIGGER moves_append_only_update BEFORE UPDATE ON moves
+                BEGIN SELECT RAISE(ABORT, 'moves are append-only'); END""",
+            """CREATE TRIGGER moves_append_only_delete BEFORE DELETE ON moves
+                BEGIN SELECT RAISE(ABORT, 'moves are append-only'); END""",
+            """CREATE TABLE messages (
+                id INTEGER PRIMARY KEY,
+                match_id INTEGER REFERENCES matches(id) ON DELETE CASCADE,
+                platform TEXT NOT NULL,
+                chat_id TEXT NOT NULL,
+                message_id TEXT NOT NULL,
+                kind TEXT NOT NULL,
+                seat INTEGER,
+                updated REAL NOT NULL
+            )""",
+            # A match's message slot is (match, kind, seat, platform) wherever it was posted (a rack may live in
+            # a private chat); a message outside any match is keyed by its chat instead. NULL seats are folded
+            # to -1 because UNIQUE treats NULLs as all different.
+            """CREATE UNIQUE INDEX messages_match_slot ON messages (match_id, kind, ifnull(seat, -1), platform)
+                WHERE match_id IS NOT NULL""",
+            """CREATE UNIQUE INDEX messages_chat_slot ON messages (platform, chat_id, kind, ifnull(seat, -1))
+                WHERE match_id IS NULL""",
+            # Per mode as well as per game: the rules keep each mode's statistics apart (konkan-tiles.md);
+            # leaderboards sum over modes unless asked for one.
+            """CREATE TABLE stats (
+                player_id INTEGER NOT NULL REFERENCES players(id),
+                game TEXT NOT NULL,
+                mode TEXT NOT NULL,
+                played INTEGER NOT NULL DEFAULT 0,
+                won INTEGER NOT NULL DEFAULT 0,
+                drawn INTEGER NOT NULL DEFAULT 0,
+                points INTEGER NOT NULL DEFAULT 0,
+                PRIMARY KEY (player_id, game, mode)
+            )""",
+        ),
+    ),
+)
+
+_BOOKKEEPING = """CREATE TABLE IF NOT EXISTS schema_version (
+    version INTEGER PRIMARY KEY,
+    name TEXT NOT NULL,
+    applied REAL NOT NULL
+)"""
+
+
+def latest_version(migrations: tuple[Migration, ...] = MIGRATIONS) -> int:
+    """The version a fully migrated database reports."""
+    return migrations[-1].version if migrations else 0
+
+
+async def current_version(conn: aiosqlite.Connection) -> int:
+    """The highest migration recorded in the database; 0 for a fresh file."""
+    await conn.execute(_BOOKKEEPING)
+    async with conn.execute("SELECT max(version) FROM schema_version") as cursor:
+        row = await cursor.fetchone()
+    return int(row[0]) if row and row[0] is not None else 0
+
+
+async def apply_migrations(
+    conn: aiosqlite.Connection, migrations: tuple[Migration, ...] = MIGRATIONS
+) -> list[int]:
+    """Apply every migration newer than the database, each in its own transaction; return the versions applied.
+
+    BEGIN IMMEDIATE before reading the version makes two processes starting at once take turns instead of both
+    applying the same step. `conn` must be in autocommit mode (isolation_level=None).
+    """
+    _check_sequence(migrations)
+    applied: list[int] = []
+    for migration in migrations:
+        await conn.execute("BEGIN IMMEDIATE")
+        try:
+            have = await current_version(conn)
+            if have > latest_version(migrations):
+                raise SchemaTooNew(f"database schema is version {have}; this build knows up to "
+                                   f"{latest_version(migrations)}")
+            if migration.version > have:
+                for statement in migration.statements:
+                    await conn.execute(statement)
+                await conn.execute(
+                    "INSERT INTO schema_version (version, name, applied) VALUES (?, ?, ?)",
+                    (migration.version, migration.name, time.time()),
+                )
+                applied.append(migration.version)
+            await conn.execute("COMMIT")
+        except BaseException:
+            if conn.in_transaction:
+                await conn.execute("ROLLBACK")
+            raise
+    return applied
+
+
+def _check_sequence(migrations: tuple[Migration, ...]) -> None:
+    versions = [migration.version for migration in migrations]
+    if versions != list(range(1, len(versions) + 1)):
+        raise ValueError(f"migration versions must run 1, 2, 3, ... without gaps; got {versions}")
