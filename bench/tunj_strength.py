@@ -1,0 +1,61 @@
+"""Tunj bot strength: the normal bot against the random bot over seeded hands, alternating seats.
+
+    .venv/bin/python bench/tunj_strength.py [hands=100]
+
+Prints the normal bot's win rate (target: at least 80%), draws, moves per hand and time per hand.
+`play_match(seed, levels)` plays one whole match and is reused by other benches and the tests.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import engine  # noqa: E402
+from engine.bots import get as get_bot  # noqa: E402
+
+MAX_APPLIES = 200_000  # far above any real hand; reaching it means a hand failed to end
+
+
+def play_match(
+    seed: int, levels: tuple[str, str] | list[str], options: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """Play a seeded match, `levels[s]` being the bot at seat s; the result plus the number of moves."""
+    game = engine.get("tunj")
+    state = game.new(players=2, options=options, seed=seed)
+    bots = [get_bot("tunj", level) for level in levels]
+    rng = random.Random(seed)
+    moves = 0
+    while (seat := game.to_move(state)) is not None:
+        if moves >= MAX_APPLIES:
+            raise RuntimeError(f"seed {seed}: match still running after {moves} moves")
+        move = bots[seat].choose(game.view(state, seat), game.legal_moves(state, seat), rng)
+        state = game.apply(state, seat, move)
+        moves += 1
+    return {**game.result(state), "moves": moves}
+
+
+def main(hands: int = 100) -> None:
+    wins = draws = moves = 0
+    started = time.perf_counter()
+    for seed in range(hands):
+        normal_seat = seed % 2
+        levels = ("normal", "random") if normal_seat == 0 else ("random", "normal")
+        result = play_match(seed, levels)
+        moves += result["moves"]
+        if result["draw"]:
+            draws += 1
+        elif normal_seat in result["winners"]:
+            wins += 1
+    elapsed = time.perf_counter() - started
+    print(f"tunj normal vs random: {hands} hands, normal won {wins} ({100 * wins / hands:.1f}%), "
+          f"draws {draws}, {moves / hands:.0f} moves/hand, {1000 * elapsed / hands:.0f} ms/hand")
+
+
+if __name__ == "__main__":
+    main(int(sys.argv[1]) if len(sys.argv) > 1 else 100)
