@@ -1,0 +1,382 @@
+"""Storage: schema migrations, connection settings, DATABASE_URL, players, chats, lobbies, seats, messages."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from pathlib import Path
+
+import aiosqlite
+import pytest
+
+from storage import (
+    CHAT_DEFAULTS,
+    AlreadySeated,
+    NotFound,
+    SchemaTooNew,
+    Store,
+    TableBusy,
+    WrongStatus,
+    database_path,
+)
+from storage.migrations import MIGRATIONS, Migration, apply_migrations, latest_version
+
+
+@pytest.fixture
+async def store(tmp_path: Path):
+    store = await Store.open(str(tmp_path / "t.db"))
+    yield store
+    await store.close()
+
+
+async def _lobby(store: Store, chat: str = "c1", humans: int = 1, bots: int = 1):
+    players = [await store.upsert_player("tg", f"u{i}", f"P{i}") for i in range(humans)]
+    match = await store.create_match("kenza", "classic", {"target": 151}, "tg", chat, players[0].id, 7)
+    for player in players:
+        await store.add_seat(match.id, player_id=player.id)
+    for _ in range(bots):
+        await store.add_seat(match.id, bot_level="normal")
+    return match, players
+
+
+# ---- migrations and connection ----------------------------------------------------------------------------------
+
+async def test_fresh_database_is_migrated_and_recorded(tmp_path: Path) -> None:
+    path = tmp_path / "fresh.db"
+    store = await Store.open(str(path))
+    assert store.migrations_applied == [m.version for m in MIGRATIONS]
+    await store.close()
+    with sqlite3.connect(path) as conn:
+        versions = [row[0] for row in conn.execute("SELECT version FROM schema_version ORDER BY version")]
+        tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    assert versions == list(range(1, latest_version() + 1))
+    assert {"players", "chats", "matches", "seats", "moves", "messages", "stats"} <= tables
+
+
+async def test_reopen_applies_nothing_and_keeps_data(tmp_path: Path) -> None:
+    path = str(tmp_path / "again.db")
+    first = await Store.open(path)
+    player = await first.upsert_player("tg", 1, "Ali")
+    await first.close()
+    second = await Store.open(path)
+    assert second.migrations_applied == []
+    assert await second.get_player(player.id) == player
+    await second.close()
+
+
+async def test_a_new_migration_applies_on_reopen_only_once(tmp_path: Path) -> None:
+    path = str(tmp_path / "grow.db")
+    await (await Store.open(path)).close()  # create it at the current version
+    extra = MIGRATIONS + (Migration(len(MIGRATIONS) + 1, "add nickname",
+                                    ("ALTER TABLE players ADD COLUMN nickname TEXT",)),)
+    async with aiosqlite.connect(path, isolation_level=None) as conn:
+        assert await apply_migrations(conn, extra) == [len(MIGRATIONS) + 1]
+        assert await apply_migrations(conn, extra) == []
+        async with conn.execute("PRAGMA table_info(players)") as cursor:
+            assert "nickname" in [row[1] for row in await cursor.fetchall()]
+
+
+async def test_a_failing_migration_leaves_no_trace(tmp_path: Path) -> None:
+    path = str(tmp_path / "bad.db")
+    broken = MIGRATIONS + (Migration(len(MIGRATIONS) + 1, "broken",
+                                     ("CREATE TABLE half_done (x INTEGER)", "THIS IS NOT SQL")),)
+    async with aiosqlite.connect(path, isolation_level=None) as conn:
+        with pytest.raises(sqlite3.OperationalError):
+            await apply_migrations(conn, broken)
+        async with conn.execute("SELECT name FROM sqlite_master WHERE name = 'half_done'") as cursor:
+            assert await cursor.fetchone() is None
+        async with conn.execute("SELECT max(version) FROM schema_version") as cursor:
+            assert (await cursor.fetchone())[0] == latest_version()
+
+
+async def test_newer_schema_is_refused_and_gappy_lists_rejected(tmp_path: Path) -> None:
+    path = str(tmp_path / "future.db")
+    async with aiosqlite.connect(path, isolation_level=None) as conn:
+        future = MIGRATIONS + (Migration(len(MIGRATIONS) + 1, "future", ("CREATE TABLE f (x)",)),)
+        await apply_migrations(conn, future)
+    with pytest.raises(SchemaTooNew):
+        await Store.open(path)
+    async with aiosqlite.connect(":memory:", isolation_level=None) as conn:
+        with pytest.raises(ValueError):
+            await apply_migrations(conn, (Migration(2, "gap", ()),))
+
+
+async def test_connection_settings(store: Store) -> None:
+    assert await store.pragma("journal_mode") == "wal"
+    assert await store.pragma("foreign_keys") == 1
+    assert await store.pragma("busy_timeout") == 5000
+
+
+async def test_default_path_creates_data_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("DATABASE_URL", raising=False)
+    store = await Store.open()
+    await store.close()
+    assert (tmp_path / "data" / "majlis.db").is_file()
+
+
+async def test_database_url_env_is_used(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    target = tmp_path / "nested" / "dir" / "env.db"
+    monkeypatch.setenv("DATABASE_URL", f"sqlite:///{target}")
+    store = await Store.open()
+    assert store.path == str(target)
+    await store.close()
+    assert target.is_file()
+
+
+@pytest.mark.parametrize(
+    ("url", "expected"),
+    [
+        ("sqlite:///data/x.db", "data/x.db"),
+        ("sqlite:////var/lib/majlis.db", "/var/lib/majlis.db"),
+        ("sqlite:///:memory:", ":memory:"),
+        ("sqlite://", ":memory:"),
+        (":memory:", ":memory:"),
+        ("/abs/plain.db", "/abs/plain.db"),
+        ("rel/plain.db", "rel/plain.db"),
+        ("  sqlite:///spaced.db ", "spaced.db"),
+    ],
+)
+def test_database_url_forms(url: str, expected: str) -> None:
+    assert database_path(url, environ={}) == expected
+
+
+def test_database_url_precedence_and_errors() -> None:
+    assert database_path(None, environ={}) == "data/majlis.db"
+    assert database_path(None, environ={"DATABASE_URL": ""}) == "data/majlis.db"
+    assert database_path(None, environ={"DATABASE_URL": "sqlite:///e.db"}) == "e.db"
+    assert database_path("given.db", environ={"DATABASE_URL": "sqlite:///e.db"}) == "given.db"
+    with pytest.raises(ValueError):
+        database_path("postgres://host/db", environ={})
+    with pytest.raises(ValueError):
+        database_path("sqlite://host/db", environ={})
+
+
+async def test_memory_database_works() -> None:
+    store = await Store.open(":memory:")
+    player = await store.upsert_player("dc", 1, "A")
+    assert await store.find_player("dc", "1") == player
+    await store.close()
+
+
+# ---- players and chats ----------------------------------------------------------------------------------------
+
+async def test_upsert_player_creates_once_and_follows_renames(store: Store) -> None:
+    first = await store.upsert_player("tg", 42, "Ali")
+    again = await store.upsert_player("tg", "42", "Ali B")
+    assert again.id == first.id and again.display_name == "Ali B" and again.user_id == "42"
+    other_platform = await store.upsert_player("dc", 42, "Ali")
+    assert other_platform.id != first.id
+    assert await store.find_player("tg", 42) == again
+    assert await store.find_player("tg", 43) is None
+    assert await store.get_player(999) is None
+
+
+async def test_player_language(store: Store) -> None:
+    player = await store.upsert_player("tg", 1, "Ali")
+    assert player.language is None
+    assert (await store.set_player_language(player.id, "ar")).language == "ar"
+    assert (await store.upsert_player("tg", 1, "Ali")).language == "ar"  # a rename keeps the choice
+    with pytest.raises(NotFound):
+        await store.set_player_language(999, "en")
+
+
+async def test_chat_created_on_first_use_with_defaults(store: Store) -> None:
+    chat = await store.get_chat("tg", -100123)
+    assert chat.chat_id == "-100123" and chat.language is None
+    assert chat.defaults == CHAT_DEFAULTS and chat.turn_timer == CHAT_DEFAULTS["turn_timer"]
+    assert (await store.get_chat("tg", -100123)).created == chat.created
+
+
+async def test_chat_language_and_defaults_merge(store: Store) -> None:
+    await store.set_chat_language("tg", 5, "en")
+    chat = await store.set_chat_defaults("tg", 5, {"turn_timer": 45, "target": 101})
+    assert chat.language == "en" and chat.turn_timer == 45 and chat.defaults["target"] == 101
+    chat = await store.set_chat_defaults("tg", 5, {"turn_timer": None})
+    assert chat.turn_timer == CHAT_DEFAULTS["turn_timer"] and chat.defaults["target"] == 101
+    assert (await store.get_chat("dc", 5)).language is None  # same id, other platform: another chat
+
+
+# ---- matches and seats ----------------------------------------------------------------------------------------
+
+async def test_one_open_table_per_chat(store: Store) -> None:
+    match, players = await _lobby(store)
+    assert match.status == "lobby" and match.options == {"target": 151} and match.seed == 7
+    assert (await store.lobby_or_active_match("tg", "c1")) == match
+    with pytest.raises(TableBusy) as busy:
+        await store.create_match("kenza", "classic", {}, "tg", "c1", players[0].id, 1)
+    assert busy.value.match_id == match.id
+    other = await store.create_match("kenza", "classic", {}, "tg", "c2", players[0].id, 1)  # other chat is fine
+    assert other.id != match.id
+    await store.start_match(match.id, {"s": 0}, None)
+    with pytest.raises(TableBusy):
+        await store.create_match("kenza", "classic", {}, "tg", "c1", None, 1)
+    await store.cancel_match(match.id)
+    assert await store.lobby_or_active_match("tg", "c1") is None
+    fresh = await store.create_match("kenza", "classic", {}, "tg", "c1", None, 1)
+    assert (await store.lobby_or_active_match("tg", "c1")).id == fresh.id
+
+
+async def test_database_itself_refuses_a_second_open_table(store: Store) -> None:
+    await _lobby(store)
+    with pytest.raises(sqlite3.IntegrityError):
+        async with store.transaction() as db:
+            await db.execute(
+                """INSERT INTO matches (game, mode, status, platform, chat_id, created, updated)
+                   VALUES ('kenza', 'm', 'active', 'tg', 'c1', 0, 0)"""
+            )
+
+
+async def test_seat_add_remove_renumbers(store: Store) -> None:
+    players = [await store.upsert_player("tg", i, f"P{i}") for i in range(3)]
+    match = await store.create_match("kenza", "classic", {}, "tg", "c", players[0].id, 1)
+    for player in players:
+        await store.add_seat(match.id, player_id=player.id)
+    bot = await store.add_seat(match.id, bot_level="random")
+    assert bot.seat == 3 and bot.bot_level == "random" and not bot.is_human
+    remaining = await store.remove_seat(match.id, 1)
+    assert [s.seat for s in remaining] == [0, 1, 2]
+    assert [s.player_id for s in remaining] == [players[0].id, players[2].id, None]
+    assert [s.display_name for s in remaining] == ["P0", "P2", None]
+    assert remaining == await store.seats(match.id)
+    assert (await store.add_seat(match.id, player_id=players[1].id)).seat == 3
+    assert [s.seat for s in await store.remove_seat(match.id, 0)] == [0, 1, 2]
+    with pytest.raises(NotFound):
+        await store.remove_seat(match.id, 7)
+
+
+async def test_seat_rules(store: Store) -> None:
+    match, players = await _lobby(store, bots=0)
+    with pytest.raises(AlreadySeated):
+        await store.add_seat(match.id, player_id=players[0].id)
+    with pytest.raises(ValueError):
+        await store.add_seat(match.id)
+    with pytest.raises(ValueError):
+        await store.add_seat(match.id, player_id=players[0].id, bot_level="normal")
+    with pytest.raises(NotFound):
+        await store.add_seat(match.id, player_id=12345)
+    with pytest.raises(NotFound):
+        await store.add_seat(999, bot_level="normal")
+    await store.add_seat(match.id, bot_level="normal")
+    await store.start_match(match.id, {}, None)
+    with pytest.raises(WrongStatus):
+        await store.add_seat(match.id, bot_level="normal")
+    with pytest.raises(WrongStatus):
+        await store.remove_seat(match.id, 0)
+
+
+async def test_seat_flags(store: Store) -> None:
+    match, _ = await _lobby(store)
+    seat = await store.set_seat_flags(match.id, 0, timeouts_in_a_row=2)
+    assert seat.timeouts_in_a_row == 2 and seat.away is False
+    seat = await store.set_seat_flags(match.id, 0, away=True)
+    assert seat.timeouts_in_a_row == 2 and seat.away is True
+    seat = await store.set_seat_flags(match.id, 0, timeouts_in_a_row=0, away=False)
+    assert (seat.timeouts_in_a_row, seat.away) == (0, False)
+    with pytest.raises(NotFound):
+        await store.set_seat_flags(match.id, 9, away=True)
+
+
+async def test_start_match_with_seat_order(store: Store) -> None:
+    match, players = await _lobby(store, humans=2, bots=1)  # seats: P0, P1, bot
+    started = await store.start_match(match.id, {"state": 1}, 1234.5, seat_order=[2, 0, 1])
+    assert (started.status, started.version, started.snapshot, started.deadline) == ("active", 0, {"state": 1},
+                                                                                        1234.5)
+    seats = await store.seats(match.id)
+    assert [(s.bot_level, s.player_id) for s in seats] == [("normal", None), (None, players[0].id),
+                                                           (None, players[1].id)]
+    assert [m.id for m in await store.active_matches()] == [match.id]
+    assert await store.active_matches("dc") == []
+    with pytest.raises(WrongStatus):
+        await store.start_match(match.id, {}, None)
+
+
+async def test_start_match_checks(store: Store) -> None:
+    match, _ = await _lobby(store)
+    with pytest.raises(ValueError):
+        await store.start_match(match.id, {}, None, seat_order=[0, 0])
+    assert (await store.get_match(match.id)).status == "lobby"
+    empty = await store.create_match("kenza", "classic", {}, "tg", "other", None, 1)
+    with pytest.raises(WrongStatus):
+        await store.start_match(empty.id, {}, None)
+
+
+async def test_lobby_options_and_cancel(store: Store) -> None:
+    match, _ = await _lobby(store)
+    changed = await store.set_match_options(match.id, {"target": 301}, mode="ranked")
+    assert changed.options == {"target": 301} and changed.mode == "ranked"
+    cancelled = await store.cancel_match(match.id)
+    assert cancelled.status == "cancelled" and cancelled.finished is not None
+    assert (await store.cancel_match(match.id)) == cancelled
+    with pytest.raises(WrongStatus):
+        await store.set_match_options(match.id, {})
+    with pytest.raises(NotFound):
+        await store.cancel_match(999)
+    assert await store.get_match(999) is None
+
+
+# ---- messages -------------------------------------------------------------------------------------------------
+
+async def test_messages_upsert_by_slot(store: Store) -> None:
+    match, _ = await _lobby(store)
+    table = await store.save_message("tg", "c1", 10, "table", match_id=match.id)
+    moved = await store.save_message("tg", "c1", 11, "table", match_id=match.id)
+    assert moved.id == table.id and moved.message_id == "11"
+    rack0 = await store.save_message("tg", "dm-u0", 20, "rack", match_id=match.id, seat=0)
+    rack1 = await store.save_message("tg", "dm-u1", 21, "rack", match_id=match.id, seat=1)
+    assert rack0.id != rack1.id
+    assert (await store.get_message("tg", "rack", match_id=match.id, seat=1)).message_id == "21"
+    assert await store.get_message("tg", "rack", match_id=match.id, seat=3) is None
+    assert await store.get_message("dc", "table", match_id=match.id) is None
+    assert [m.kind for m in await store.messages_for_match(match.id)] == ["rack", "rack", "table"]
+
+    notice = await store.save_message("tg", "c1", 30, "notice")
+    assert (await store.get_message("tg", "notice", chat_id="c1")).id == notice.id
+    assert (await store.save_message("tg", "c1", 31, "notice")).id == notice.id
+    assert (await store.save_message("tg", "c2", 32, "notice")).id != notice.id
+    await store.delete_message(notice.id)
+    assert await store.get_message("tg", "notice", chat_id="c1") is None
+    with pytest.raises(ValueError):
+        await store.get_message("tg", "notice")
+
+
+# ---- transactions ---------------------------------------------------------------------------------------------
+
+async def test_outer_transaction_rolls_back_everything(store: Store) -> None:
+    with pytest.raises(RuntimeError):
+        async with store.transaction():
+            await store.upsert_player("tg", 1, "A")
+            await store.get_chat("tg", "c")
+            raise RuntimeError("boom")
+    assert await store.find_player("tg", 1) is None
+    async with store.transaction(write=False) as db:
+        async with db.execute("SELECT count(*) FROM chats") as cursor:
+            assert (await cursor.fetchone())[0] == 0
+
+
+async def test_failed_inner_call_rolls_back_only_itself(store: Store) -> None:
+    async with store.transaction():
+        player = await store.upsert_player("tg", 1, "A")
+        with pytest.raises(NotFound):
+            await store.set_player_language(999, "ar")
+        await store.set_player_language(player.id, "ar")
+    assert (await store.get_player(player.id)).language == "ar"
+
+
+async def test_other_tasks_wait_for_a_transaction(store: Store) -> None:
+    order: list[str] = []
+
+    async def writer() -> None:
+        async with store.transaction():
+            await store.upsert_player("tg", 1, "A")
+            order.append("writer in")
+            await asyncio.sleep(0.05)
+            order.append("writer out")
+
+    async def reader() -> None:
+        await asyncio.sleep(0.01)
+        found = await store.find_player("tg", 1)
+        order.append(f"reader saw {found is not None}")
+
+    await asyncio.gather(writer(), reader())
+    assert order == ["writer in", "writer out", "reader saw True"]
