@@ -1,0 +1,93 @@
+"""Game pictures for the chat front ends: a game's view in, PNG bytes out.
+
+    import renderers
+    png = renderers.render_rack("kenza", game.view(state, seat), lang="ar", names=names, selected=(0,))
+    png = renderers.render_table("kenza", game.view(state, None), lang="en", names=names)
+
+Each game has a module renderers/<game_id>.py defining `render_rack(view, ctx)` and `render_table(view, ctx)`
+that return a PIL image; this registry finds it by module name (so adding a game needs no edit here), builds the
+`RenderContext`, and encodes the PNG once, the same way for every game.
+"""
+
+from __future__ import annotations
+
+import importlib
+import io
+import re
+from collections.abc import Iterable, Sequence
+from types import ModuleType
+from typing import Any
+
+from PIL import Image
+
+from renderers.context import RenderContext
+
+__all__ = ["RenderContext", "UnknownGame", "encode_png", "render_rack", "render_table", "supports"]
+
+# modules of this package that are helpers, not games
+_HELPERS = frozenset({"card_base", "cards_french", "cards_spanish", "context", "labels", "layout", "text"})
+_GAME_ID = re.compile(r"^[a-z][a-z0-9_]*$")
+
+
+class UnknownGame(LookupError):
+    """No renderer module exists for this game id."""
+
+
+def _module(game_id: str) -> ModuleType:
+    if not _GAME_ID.match(game_id) or game_id in _HELPERS:
+        raise UnknownGame(game_id)
+    name = f"{__name__}.{game_id}"
+    try:
+        module = importlib.import_module(name)
+    except ModuleNotFoundError as error:
+        if error.name == name:
+            raise UnknownGame(game_id) from None
+        raise
+    if not (hasattr(module, "render_rack") and hasattr(module, "render_table")):
+        raise UnknownGame(game_id)
+    return module
+
+
+def supports(game_id: str) -> bool:
+    """True when a renderer exists, so a front end can fall back to text for games without pictures."""
+    try:
+        _module(game_id)
+    except UnknownGame:
+        return False
+    return True
+
+
+def encode_png(image: Image.Image) -> bytes:
+    """Fast PNG: zlib level 1 and no optimise pass; the flat-coloured pictures still compress well."""
+    buffer = io.BytesIO()
+    image.save(buffer, "PNG", optimize=False, compress_level=1)
+    return buffer.getvalue()
+
+
+def _context(lang: str, names: Sequence[str] | None, selected: Iterable[int], raqm: bool | None) -> RenderContext:
+    return RenderContext(lang=lang, names=tuple(names or ()), selected=frozenset(selected), raqm=raqm)
+
+
+def render_rack(
+    game_id: str,
+    view: dict[str, Any],
+    lang: str = "ar",
+    names: Sequence[str] | None = None,
+    selected: Iterable[int] = (),
+    raqm: bool | None = None,
+) -> bytes:
+    """The seat's own hand as a PNG. `selected`: 0-based positions in view["hand"] to highlight."""
+    ctx = _context(lang, names, selected, raqm)
+    return encode_png(_module(game_id).render_rack(view, ctx))
+
+
+def render_table(
+    game_id: str,
+    view: dict[str, Any],
+    lang: str = "ar",
+    names: Sequence[str] | None = None,
+    raqm: bool | None = None,
+) -> bytes:
+    """The shared table (public or a seat's view) as a PNG."""
+    ctx = _context(lang, names, (), raqm)
+    return encode_png(_module(game_id).render_table(view, ctx))

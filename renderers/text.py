@@ -33,17 +33,55 @@ def _needs_shaping(text: str) -> bool:
     return any("\u0590" <= ch <= "\u08ff" or "\ufb1d" <= ch <= "\ufefc" for ch in text)
 
 
+_OPENERS, _CLOSERS = "([{<", ")]}>"
+
+
+def _fix_brackets(shown: str) -> str:
+    """Mirror brackets that python-bidi left unmirrored inside right-to-left runs.
+
+    In correct display order every pair reads opener-then-closer from the left; python-bidi 0.6 reorders but
+    does not mirror, so a bracket pair in an Arabic run comes out as `)...(`. Unmatched brackets are swapped.
+    """
+    wrong: list[int] = []
+    stack: list[int] = []
+    for i, ch in enumerate(shown):
+        if ch in _OPENERS:
+            stack.append(i)
+        elif ch in _CLOSERS:
+            if stack and _OPENERS.index(shown[stack[-1]]) == _CLOSERS.index(ch):
+                stack.pop()
+            else:
+                wrong.append(i)
+    wrong.extend(stack)
+    if not wrong:
+        return shown
+    chars = list(shown)
+    for i in wrong:
+        ch = chars[i]
+        chars[i] = _CLOSERS[_OPENERS.index(ch)] if ch in _OPENERS else _OPENERS[_CLOSERS.index(ch)]
+    return "".join(chars)
+
+
 @lru_cache(maxsize=2048)
-def visual(text: str) -> str:
-    """Joined letter forms in display order, for a layout engine that neither shapes nor reorders."""
+def visual(text: str, rtl: bool | None = None) -> str:
+    """Joined letter forms in display order, for a layout engine that neither shapes nor reorders.
+
+    rtl sets the paragraph direction (None: from the first strong letter), so an Arabic name inside an English
+    label stays where the English sentence puts it.
+    """
     if not _needs_shaping(text):
         return text
-    return get_display(arabic_reshaper.reshape(text))
+    base = None if rtl is None else ("R" if rtl else "L")
+    return _fix_brackets(get_display(arabic_reshaper.reshape(text), base_dir=base))
 
 
-def _prepare(text: str, size: int, bold: bool, raqm: bool | None) -> tuple[str, ImageFont.FreeTypeFont]:
+def _prepare(
+    text: str, size: int, bold: bool, raqm: bool | None, rtl: bool | None
+) -> tuple[str, ImageFont.FreeTypeFont, str | None]:
     use_raqm = HAS_RAQM if raqm is None else (raqm and HAS_RAQM)
-    return (text if use_raqm else visual(text)), font(size, bold, use_raqm)
+    if use_raqm:
+        return text, font(size, bold, True), (None if rtl is None else ("rtl" if rtl else "ltr"))
+    return visual(text, rtl), font(size, bold, False), None
 
 
 def draw_text(
@@ -55,26 +93,30 @@ def draw_text(
     anchor: str = "la",
     bold: bool = False,
     raqm: bool | None = None,
+    rtl: bool | None = None,
 ) -> None:
     """Draw `text` at `xy` with a Pillow anchor (e.g. "la", "ra", "mm").
 
-    raqm=None uses raqm when Pillow has it; False forces the reshaper + bidi path.
+    raqm=None uses raqm when Pillow has it; False forces the reshaper + bidi path. rtl is the paragraph
+    direction of the label's language (None: guessed from the text).
     """
-    shown, face = _prepare(text, size, bold, raqm)
-    draw.text(xy, shown, font=face, fill=fill, anchor=anchor)
+    shown, face, direction = _prepare(text, size, bold, raqm, rtl)
+    draw.text(xy, shown, font=face, fill=fill, anchor=anchor, direction=direction)
 
 
-def text_width(text: str, size: int, bold: bool = False, raqm: bool | None = None) -> float:
+def text_width(text: str, size: int, bold: bool = False, raqm: bool | None = None, rtl: bool | None = None) -> float:
     """Advance width in pixels, used to fit names and to lay out a line of mixed pieces."""
-    shown, face = _prepare(text, size, bold, raqm)
-    return face.getlength(shown)
+    shown, face, direction = _prepare(text, size, bold, raqm, rtl)
+    return face.getlength(shown, direction=direction)
 
 
-def fit(text: str, size: int, max_width: float, bold: bool = False, raqm: bool | None = None) -> str:
+def fit(
+    text: str, size: int, max_width: float, bold: bool = False, raqm: bool | None = None, rtl: bool | None = None
+) -> str:
     """`text` cut with an ellipsis so it fits `max_width`: long display names must not run into other columns."""
-    if text_width(text, size, bold, raqm) <= max_width:
+    if text_width(text, size, bold, raqm, rtl) <= max_width:
         return text
     cut = text
-    while cut and text_width(cut + "…", size, bold, raqm) > max_width:
+    while cut and text_width(cut + "…", size, bold, raqm, rtl) > max_width:
         cut = cut[:-1]
     return cut + "…"
