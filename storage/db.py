@@ -34,6 +34,7 @@ class Database:
         self._owner: asyncio.Task[Any] | None = None
         self._depth = 0
         self.migrations_applied: list[int] = []
+        self._closed = False
 
     @classmethod
     async def open(cls, url: str | None = None, *, clock: Callable[[], float] = time.time) -> Self:
@@ -59,9 +60,11 @@ class Database:
         return store
 
     async def close(self) -> None:
-        """Close the connection once any transaction in progress has finished."""
+        """Close the connection once any transaction in progress has finished; closing twice is harmless."""
         async with self._lock:
-            await self._conn.close()
+            if not self._closed:
+                self._closed = True
+                await self._conn.close()
 
     async def pragma(self, name: str) -> Any:
         """Read one PRAGMA value (journal_mode, foreign_keys, busy_timeout...); for checks and diagnostics."""

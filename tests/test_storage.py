@@ -380,3 +380,27 @@ async def test_other_tasks_wait_for_a_transaction(store: Store) -> None:
 
     await asyncio.gather(writer(), reader())
     assert order == ["writer in", "writer out", "reader saw True"]
+
+
+async def test_cancelled_transaction_rolls_back_and_store_stays_usable(store: Store) -> None:
+    inside = asyncio.Event()
+
+    async def slow() -> None:
+        async with store.transaction():
+            await store.upsert_player("tg", 1, "A")
+            inside.set()
+            await asyncio.sleep(10)
+
+    task = asyncio.create_task(slow())
+    await inside.wait()
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    assert await store.find_player("tg", 1) is None
+    assert (await store.upsert_player("tg", 2, "B")).display_name == "B"
+
+
+async def test_close_twice_is_harmless(tmp_path: Path) -> None:
+    store = await Store.open(str(tmp_path / "c.db"))
+    await store.close()
+    await store.close()
