@@ -57,8 +57,14 @@ def supports(game_id: str) -> bool:
     return True
 
 
-def encode_png(image: Image.Image) -> bytes:
-    """Fast PNG: zlib level 1 and no optimise pass; the flat-coloured pictures still compress well."""
+def encode_png(image: Image.Image, palette: bool = True) -> bytes:
+    """Fast, small PNG: reduced to a 256-colour palette (fast octree), zlib level 1, no optimise pass.
+
+    The pictures are flat colours plus anti-aliased edges, so 256 colours look the same; the palette makes the
+    file about a third of the RGB size *and* the encode about twice as fast, since zlib sees a third of the bytes.
+    """
+    if palette and image.mode == "RGB":
+        image = image.quantize(256, method=Image.Quantize.FASTOCTREE)
     buffer = io.BytesIO()
     image.save(buffer, "PNG", optimize=False, compress_level=1)
     return buffer.getvalue()

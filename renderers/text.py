@@ -13,7 +13,7 @@ from pathlib import Path
 
 import arabic_reshaper
 from bidi import get_display
-from PIL import ImageDraw, ImageFont, features
+from PIL import Image, ImageDraw, ImageFont, features
 
 FONT_DIR = Path(__file__).resolve().parent / "fonts"
 REGULAR = FONT_DIR / "IBMPlexSansArabic-Regular.ttf"
@@ -101,7 +101,25 @@ def draw_text(
     direction of the label's language (None: guessed from the text).
     """
     shown, face, direction = _prepare(text, size, bold, raqm, rtl)
-    draw.text(xy, shown, font=face, fill=fill, anchor=anchor, direction=direction)
+    if not shown.strip():
+        return
+    mask, left, top = _mask(shown, face, direction, anchor)
+    draw.bitmap((round(xy[0]) + left, round(xy[1]) + top), mask, fill=fill)
+
+
+@lru_cache(maxsize=4096)
+def _mask(
+    shown: str, face: ImageFont.FreeTypeFont, direction: str | None, anchor: str
+) -> tuple[Image.Image, int, int]:
+    """The label's coverage mask and its offset from the anchor point.
+
+    The same labels (column heads, counts, card numbers, names) recur in every picture, and laying out and
+    rasterising text is most of a picture's drawing time, so each distinct label is rasterised once.
+    """
+    left, top, right, bottom = face.getbbox(shown, anchor=anchor, direction=direction)
+    mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
+    ImageDraw.Draw(mask).text((-left, -top), shown, font=face, fill=255, anchor=anchor, direction=direction)
+    return mask, left, top
 
 
 def text_width(text: str, size: int, bold: bool = False, raqm: bool | None = None, rtl: bool | None = None) -> float:
