@@ -11,10 +11,9 @@ from typing import Any
 
 import aiosqlite
 
-# Chat settings a chat has before anyone changes them; stored values override these key by key.
-# The seed apps run turn timers of 15-30 s for a rummy draw/discard; a chat group answers more slowly than a
-# dedicated app, so the bot's default per turn is longer.
-CHAT_DEFAULTS: dict[str, Any] = {"turn_timer": 90}
+# Chat settings a chat has before anyone changes them; stored values override these key by key. Empty on purpose:
+# the turn timer's default belongs to each game (bot/games: Kenza 60 s), so a chat only overrides it when it chose to.
+CHAT_DEFAULTS: dict[str, Any] = {}
 
 
 def dumps(value: Any) -> str:
@@ -51,7 +50,7 @@ class Chat:
 
     @property
     def turn_timer(self) -> int | None:
-        """Seconds per turn; None or 0 means no timer."""
+        """Seconds per turn this chat chose; None: the game's default; 0: no timer."""
         return self.defaults.get("turn_timer")
 
     @classmethod

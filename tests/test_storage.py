@@ -184,7 +184,7 @@ async def test_player_language(store: Store) -> None:
 async def test_chat_created_on_first_use_with_defaults(store: Store) -> None:
     chat = await store.get_chat("tg", -100123)
     assert chat.chat_id == "-100123" and chat.language is None
-    assert chat.defaults == CHAT_DEFAULTS and chat.turn_timer == CHAT_DEFAULTS["turn_timer"]
+    assert chat.defaults == CHAT_DEFAULTS and chat.turn_timer is None
     assert (await store.get_chat("tg", -100123)).created == chat.created
 
 

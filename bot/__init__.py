@@ -1,0 +1,1 @@
+"""The chat side of Majlis: one platform-independent service and thin adapters (Telegram, Discord, console)."""

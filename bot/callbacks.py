@@ -1,0 +1,58 @@
+"""Short action codes carried by buttons: `op:match:arg...`, at most 64 bytes (Telegram's callback_data limit).
+
+A code names the match and, for moves, the match version it was drawn for, so a press on an old keyboard is
+recognised as stale instead of playing whatever now sits at that index.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+MAX_BYTES = 64
+
+# op -> meaning (kept here so every adapter and test speaks the same codes)
+OPS = {
+    "n": "new table for a game",  # n:0:game
+    "o": "cycle a lobby option",  # o:match:option
+    "j": "join",
+    "l": "leave",
+    "b": "add a bot",  # b:match:level
+    "r": "remove a bot",
+    "s": "start",
+    "x": "cancel",
+    "m": "play legal move number",  # m:match:version:index
+    "p": "pick (first step of a two-step move)",  # p:match:version:key
+    "k": "back to the first step",  # k:match:version
+    "i": "I'm back",
+    "h": "show my hand",
+    "c": "show the score",
+}
+
+
+@dataclass(frozen=True)
+class Action:
+    op: str
+    match_id: int
+    args: tuple[str, ...] = ()
+
+
+class BadAction(ValueError):
+    """A code that no button of ours could have sent."""
+
+
+def encode(op: str, match_id: int, *args: object) -> str:
+    if op not in OPS:
+        raise ValueError(f"unknown op {op!r}")
+    text = ":".join([op, str(match_id), *(str(arg) for arg in args)])
+    if len(text.encode()) > MAX_BYTES:
+        raise ValueError(f"action code too long: {text!r}")
+    return text
+
+
+def decode(text: str | None) -> Action:
+    if not text or len(text.encode()) > MAX_BYTES:
+        raise BadAction("empty or oversized action")
+    parts = text.split(":")
+    if len(parts) < 2 or parts[0] not in OPS or not parts[1].isdigit():
+        raise BadAction(f"unknown action {text!r}")
+    return Action(parts[0], int(parts[1]), tuple(parts[2:]))

@@ -1,0 +1,73 @@
+"""What every game's chat layout provides to the service."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from bot.i18n import t
+
+
+@dataclass(frozen=True)
+class UIButton:
+    """A button before it is bound to a match: `kind` is move (arg = legal move index), pick (arg = a short key
+    for a second step) or back."""
+
+    label: str
+    kind: str
+    arg: str = ""
+
+
+class GameUI:
+    """Defaults shared by every game; a game overrides what its moves need."""
+
+    game_id = ""
+    turn_seconds = 60  # the per-turn timer a chat gets unless it set its own
+    buttons_per_row = 4
+
+    def rack_buttons(self, view: dict[str, Any], legal: list[str], lang: str, pick: str | None) -> list[list[UIButton]]:
+        """One button per legal move; games with many moves override with a two-step layout."""
+        buttons = [UIButton(self.move_label(move, lang), "move", str(index)) for index, move in enumerate(legal)]
+        return _rows(buttons, self.buttons_per_row)
+
+    def move_label(self, move: str, lang: str) -> str:
+        return move
+
+    def timer_seconds(self, view: dict[str, Any], options: dict[str, Any], chat_timer: int | None) -> float | None:
+        """How long the seat to move has: the chat's own timer if it set one, else the game's default."""
+        return chat_timer if chat_timer is not None else self.turn_seconds
+
+    def forced_timeout_move(self, view: dict[str, Any]) -> str | None:
+        """The move the rules make when time runs out (e.g. Tunj's `expire`); None: play a safe move for the seat.
+
+        A forced move does not count as the player's absence, and it is timed even when a bot holds the seat.
+        """
+        return None
+
+    def describe_move(self, move: str, lang: str) -> str:
+        return move
+
+    def describe_rack(self, view: dict[str, Any], lang: str) -> str:
+        return " ".join(view.get("hand", []))
+
+    def describe_table(self, view: dict[str, Any], lang: str, names: list[str]) -> str:
+        return ""
+
+    def score_line(self, view: dict[str, Any], lang: str, names: list[str]) -> str:
+        sides = side_names(view, names, lang)
+        scores = view.get("scores", [])
+        return " · ".join(f"{name}: {score}" for name, score in zip(sides, scores, strict=False))
+
+
+def side_names(view: dict[str, Any], names: list[str], lang: str) -> list[str]:
+    """Display names per scoring side: teams at four players (seats 0+2, 1+3), else each seat."""
+    if view.get("teams"):
+        return [t(lang, "team", a=names[0], b=names[2]), t(lang, "team", a=names[1], b=names[3])]
+    return list(names)
+
+
+def _rows(buttons: list[UIButton], per_row: int) -> list[list[UIButton]]:
+    return [buttons[i : i + per_row] for i in range(0, len(buttons), per_row)]
+
+
+rows = _rows

@@ -1,0 +1,72 @@
+"""Kenza / Rabaeen in chat: a button per card; a card with several capture choices opens a second step."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.games.base import GameUI, UIButton, rows
+from bot.i18n import t
+
+SUIT_MARK = {"O": "🪙", "C": "🏆", "E": "⚔️", "B": "🪵"}
+
+
+def card_label(code: str) -> str:
+    return f"{code[:-1]}{SUIT_MARK.get(code[-1], code[-1])}"
+
+
+class KenzaUI(GameUI):
+    game_id = "kenza"
+    turn_seconds = 60
+
+    def rack_buttons(self, view: dict[str, Any], legal: list[str], lang: str, pick: str | None) -> list[list[UIButton]]:
+        hand: list[str] = view.get("hand", [])
+        by_card: dict[str, list[int]] = {}
+        for index, move in enumerate(legal):
+            by_card.setdefault(move.split()[1], []).append(index)
+        if pick is not None and pick.isdigit() and int(pick) < len(hand) and len(by_card.get(hand[int(pick)], [])) > 1:
+            card = hand[int(pick)]
+            choices = [UIButton(self._take_label(legal[i], lang), "move", str(i)) for i in by_card[card]]
+            return rows(choices, 2) + [[UIButton(t(lang, "btn.back"), "back")]]
+        buttons = []
+        for position, card in enumerate(hand):
+            moves = by_card.get(card, [])
+            label = f"{position + 1}. {card_label(card)}"
+            if len(moves) == 1:
+                buttons.append(UIButton(label, "move", str(moves[0])))
+            elif moves:
+                buttons.append(UIButton(label + " …", "pick", str(position)))
+        return rows(buttons, 3)
+
+    def _take_label(self, move: str, lang: str) -> str:
+        taken = move.split()[3:]
+        return t(lang, "kenza.take", cards=" + ".join(card_label(code) for code in taken))
+
+    def move_label(self, move: str, lang: str) -> str:
+        return self.describe_move(move, lang)
+
+    def describe_move(self, move: str, lang: str) -> str:
+        words = move.split()
+        card, taken = words[1], words[3:]
+        if taken:
+            return t(lang, "kenza.captured", card=card_label(card), cards=" ".join(card_label(c) for c in taken))
+        return t(lang, "kenza.laid", card=card_label(card))
+
+    def describe_rack(self, view: dict[str, Any], lang: str) -> str:
+        hand = view.get("hand", [])
+        cards = "  ".join(f"{i + 1}) {card_label(code)}" for i, code in enumerate(hand)) or "—"
+        return t(lang, "kenza.rack", cards=cards)
+
+    def describe_table(self, view: dict[str, Any], lang: str, names: list[str]) -> str:
+        table = " ".join(card_label(code) for code in view["table"]) or "—"
+        piles = ", ".join(
+            t(lang, "kenza.pile", name=names[s], cards=view["captured_counts"][s], sweeps=view["sweeps"][s],
+              hand=view["hand_sizes"][s])
+            for s in range(view["players"])
+        )
+        return "\n".join([
+            t(lang, "kenza.table", cards=table, stock=view["stock_size"], round=view["round"]),
+            piles,
+        ])
+
+
+UI = KenzaUI()

@@ -1,0 +1,88 @@
+"""Platform-neutral messages: what the service says, before an adapter turns it into Telegram or Discord calls.
+
+Keyboards are plain data (rows of buttons carrying short action codes), so the same lobby or rack works on every
+platform and in tests without any platform object.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Protocol
+
+
+@dataclass(frozen=True)
+class Button:
+    label: str
+    data: str | None = None  # action code sent back on press (Telegram callback_data, Discord custom_id)
+    url: str | None = None  # a link button instead (deep links)
+
+
+Keyboard = list[list[Button]]
+
+
+@dataclass(frozen=True)
+class OutMessage:
+    """One message as shown: text (caption when there is an image), an optional picture, optional buttons.
+
+    `alt` is the picture told in text; the console shows it, and it doubles as an accessible description.
+    """
+
+    text: str
+    image: bytes | None = None
+    keyboard: Keyboard = field(default_factory=list)
+    alt: str = ""
+    mention: str | None = None  # user id to mention/notify (Discord turn notice)
+
+
+@dataclass(frozen=True)
+class Reply:
+    """The answer to one user's action, shown to that user only (alert, toast or ephemeral message)."""
+
+    text: str
+    alert: bool = False
+    message: OutMessage | None = None  # a private message body (Discord ephemeral hand; console)
+
+
+@dataclass(frozen=True)
+class Actor:
+    platform: str
+    user_id: str
+    name: str
+    language: str | None = None  # the client's language hint, used until the user picks one
+    is_admin: bool = False  # a chat administrator (may cancel any table)
+
+
+@dataclass(frozen=True)
+class ChatRef:
+    platform: str
+    chat_id: str
+    private: bool = False
+
+
+class Unreachable(Exception):
+    """The platform refused to deliver to a user's private chat (they never opened one with the bot)."""
+
+
+class MessageGone(Exception):
+    """The message to edit no longer exists or can no longer be edited."""
+
+
+class Transport(Protocol):
+    """What the service needs from a platform adapter. Implementations translate, never decide."""
+
+    platform: str
+    push_private: bool  # True: racks are pushed to private chats; False: shown on demand (Discord ephemerals)
+
+    async def send(self, chat_id: str, message: OutMessage) -> str:
+        """Send; return the platform's message id. Raise Unreachable for a private chat the bot may not open."""
+        ...
+
+    async def edit(self, chat_id: str, message_id: str, message: OutMessage) -> None:
+        """Edit in place; raise MessageGone when that is no longer possible."""
+        ...
+
+    async def delete(self, chat_id: str, message_id: str) -> None: ...
+
+    def deep_link(self, payload: str) -> str | None:
+        """A link that opens the private chat with the bot carrying `payload`, where the platform has one."""
+        ...

@@ -1,0 +1,178 @@
+"""Turns match data into platform-neutral messages: the lobby, the table, a seat's rack, scores.
+
+Pictures come from `renderers`; everything here is text and keyboards as data. Only a seat's own view ever goes
+into its rack; the table message is built from the public view (seat=None).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import engine
+import renderers
+from bot import callbacks
+from bot.games import ui_for
+from bot.games.base import side_names
+from bot.i18n import game_name, t
+from bot.messages import Button, Keyboard, OutMessage
+from storage.models import Match, Seat
+
+
+def seat_names(seats: list[Seat], lang: str) -> list[str]:
+    return [
+        seat.display_name or "?" if seat.is_human else t(lang, "bot.name", n=seat.seat + 1, level=seat.bot_level)
+        for seat in seats
+    ]
+
+
+def option_text(game_id: str, options: dict[str, Any], lang: str) -> str:
+    parts = [t(lang, f"opt.{name}.{value}") if _has(lang, f"opt.{name}.{value}") else f"{value}"
+             for name, value in options.items()]
+    return " · ".join(parts)
+
+
+def _has(lang: str, key: str) -> bool:
+    return t(lang, key) != key
+
+
+def game_picker(lang: str, games: list[str]) -> OutMessage:
+    buttons = [[Button(game_name(lang, game_id), callbacks.encode("n", 0, game_id))] for game_id in games]
+    return OutMessage(t(lang, "new.pick"), keyboard=buttons)
+
+
+def lobby(match: Match, seats: list[Seat], lang: str) -> OutMessage:
+    game = engine.get(match.game)
+    names = seat_names(seats, lang)
+    lines = [
+        t(lang, "lobby.title", game=game_name(lang, match.game)),
+        option_text(match.game, match.options, lang),
+        t(lang, "lobby.seats", count=len(seats), min=game.info.min_players, max=game.info.max_players),
+    ]
+    lines += [f"{index + 1}. {name}" for index, name in enumerate(names)]
+    if match.status == "cancelled":
+        lines.append(t(lang, "lobby.cancelled"))
+        return OutMessage("\n".join(lines))
+    if match.status != "lobby":
+        lines.append(t(lang, "lobby.started"))
+        return OutMessage("\n".join(lines))
+    keyboard: Keyboard = []
+    option_row = [
+        Button(t(lang, f"opt.name.{name}") + " ▸", callbacks.encode("o", match.id, name))
+        for name, spec in game.info.options.items()
+        if spec.choices and len(spec.choices) > 1
+    ]
+    if option_row:
+        keyboard.append(option_row)
+    keyboard.append([
+        Button(t(lang, "btn.join"), callbacks.encode("j", match.id)),
+        Button(t(lang, "btn.leave"), callbacks.encode("l", match.id)),
+    ])
+    keyboard.append([
+        Button(t(lang, "btn.add_bot", level=t(lang, "level.normal")), callbacks.encode("b", match.id, "normal")),
+        Button(t(lang, "btn.add_bot", level=t(lang, "level.random")), callbacks.encode("b", match.id, "random")),
+        Button(t(lang, "btn.remove_bot"), callbacks.encode("r", match.id)),
+    ])
+    keyboard.append([
+        Button(t(lang, "btn.start"), callbacks.encode("s", match.id)),
+        Button(t(lang, "btn.cancel"), callbacks.encode("x", match.id)),
+    ])
+    return OutMessage("\n".join(lines), keyboard=keyboard)
+
+
+def caption(match: Match, state: dict[str, Any], seats: list[Seat], lang: str, recent: list[tuple[int, str]]) -> str:
+    game = engine.get(match.game)
+    ui = ui_for(match.game)
+    view = game.view(state, None)
+    names = seat_names(seats, lang)
+    lines = [t(lang, "table.title", game=game_name(lang, match.game), round=view.get("round", 1))]
+    lines += [f"{names[seat]}: {ui.describe_move(move, lang)}" for seat, move in recent[-4:]]
+    result = game.result(state)
+    if result["over"]:
+        sides = side_names(view, names, lang)
+        if result.get("draw"):
+            lines.append(t(lang, "table.draw"))
+        else:
+            lines.append(t(lang, "table.winner", name=" & ".join(sides[w] for w in result["winners"])))
+    else:
+        seat = game.to_move(state)
+        if seat is not None:
+            lines.append(t(lang, "table.turn", name=names[seat]))
+    lines.append(t(lang, "table.scores", scores=ui.score_line(view, lang, names), target=view.get("target", "")))
+    return "\n".join(lines)
+
+
+def table(
+    match: Match, state: dict[str, Any], seats: list[Seat], lang: str, recent: list[tuple[int, str]], images: bool
+) -> OutMessage:
+    game = engine.get(match.game)
+    view = game.view(state, None)
+    names = seat_names(seats, lang)
+    image = renderers.render_table(match.game, view, lang=lang, names=names) if images else None
+    keyboard: Keyboard = []
+    if not game.result(state)["over"]:
+        keyboard = [[
+            Button(t(lang, "btn.hand"), callbacks.encode("h", match.id)),
+            Button(t(lang, "btn.score"), callbacks.encode("c", match.id)),
+        ]]
+    turn = game.to_move(state)
+    mention = None
+    if turn is not None and seats[turn].is_human:
+        mention = str(seats[turn].player_id)
+    return OutMessage(
+        caption(match, state, seats, lang, recent),
+        image=image,
+        keyboard=keyboard,
+        alt=ui_for(match.game).describe_table(view, lang, names),
+        mention=mention,
+    )
+
+
+def rack(
+    match: Match, state: dict[str, Any], seat: Seat, seats: list[Seat], lang: str, pick: str | None, images: bool
+) -> OutMessage:
+    """A seat's private rack: its own hand, and its move buttons when it is to move."""
+    game = engine.get(match.game)
+    ui = ui_for(match.game)
+    view = game.view(state, seat.seat)
+    names = seat_names(seats, lang)
+    legal = game.legal_moves(state, seat.seat) if match.status == "active" else []
+    keyboard: Keyboard = []
+    for row in ui.rack_buttons(view, legal, lang, pick) if legal else []:
+        keyboard.append([_bind(match, button) for button in row])
+    if seat.away and match.status == "active":
+        keyboard.append([Button(t(lang, "btn.back_in"), callbacks.encode("i", match.id))])
+    selected = (int(pick),) if pick is not None and pick.isdigit() else ()
+    image = renderers.render_rack(match.game, view, lang=lang, names=names, selected=selected) if images else None
+    if legal:
+        text = t(lang, "rack.your_turn", game=game_name(lang, match.game))
+    elif game.result(state)["over"]:
+        text = t(lang, "rack.over", game=game_name(lang, match.game))
+    else:
+        turn = game.to_move(state)
+        text = t(lang, "rack.waiting", name=names[turn] if turn is not None else "—")
+    if seat.away:
+        text += "\n" + t(lang, "rack.away")
+    return OutMessage(text, image=image, keyboard=keyboard, alt=ui.describe_rack(view, lang))
+
+
+def _bind(match: Match, button: Any) -> Button:
+    if button.kind == "move":
+        return Button(button.label, callbacks.encode("m", match.id, match.version, button.arg))
+    if button.kind == "pick":
+        return Button(button.label, callbacks.encode("p", match.id, match.version, button.arg))
+    return Button(button.label, callbacks.encode("k", match.id, match.version))
+
+
+def scores(match: Match, state: dict[str, Any], seats: list[Seat], lang: str) -> str:
+    game = engine.get(match.game)
+    view = game.view(state, None)
+    names = seat_names(seats, lang)
+    result = game.result(state)
+    sides = side_names(view, names, lang)
+    lines = [t(lang, "score.title", game=game_name(lang, match.game), target=view.get("target", ""))]
+    for number, row in enumerate(result["history"], start=1):
+        lines.append(t(lang, "score.round", n=number, points=" · ".join(
+            f"{sides[i]} {points}" for i, points in enumerate(row))))
+    lines.append(t(lang, "score.total", points=" · ".join(
+        f"{sides[i]} {points}" for i, points in enumerate(result["scores"]))))
+    return "\n".join(lines)
