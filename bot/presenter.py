@@ -20,7 +20,8 @@ from storage.models import Match, Seat
 
 def seat_names(seats: list[Seat], lang: str) -> list[str]:
     return [
-        seat.display_name or "?" if seat.is_human else t(lang, "bot.name", n=seat.seat + 1, level=seat.bot_level)
+        (seat.display_name or "?") if seat.is_human
+        else t(lang, "bot.name", n=seat.seat + 1, level=t(lang, f"level.{seat.bot_level}"))
         for seat in seats
     ]
 

@@ -454,7 +454,13 @@ class Service:
             self._picks.pop((match.id, seat.seat), None)
             match = await self._run_bots(match)
             await self._refresh(match, changed_seats={seat.seat}, new_turn=True)
-            return Reply(t(lang, "move.done", move=ui_for(match.game).describe_move(move, lang)))
+            done = t(lang, "move.done", move=ui_for(match.game).describe_move(move, lang))
+            if self.transports[match.platform].push_private:
+                return Reply(done)
+            # On-demand platforms (Discord) update the private hand in the reply itself.
+            seat = await self._seat_of(match, player_id) or seat
+            rack = await self._rack_message(match, game.from_json(match.snapshot), seat)
+            return Reply(done, message=rack)
 
     async def _pick(self, match_id: int, player_id: int, lang: str, version: int, key: str | None) -> Reply:
         async with self._locks[match_id]:
