@@ -1,0 +1,57 @@
+"""How often the `normal` Canasta bot beats `random`: N seeded `duo` matches to 2500, seats alternating.
+
+    .venv/bin/python bench/canasta_strength.py [N]
+
+`play_match(seed, levels)` plays one whole match between bot levels (one per seat) and returns the final state,
+for other benches to reuse.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import engine  # noqa: E402
+from engine.bots import get as get_bot  # noqa: E402
+
+GAME = engine.get("canasta")
+
+
+def play_match(
+    seed: int, levels: list[str] | tuple[str, ...], options: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """Play a whole match with one bot level per seat (2 seats: duo, 4: classic4); the final state."""
+    players = len(levels)
+    opts = {"variant": "duo" if players == 2 else "classic4", "target": 2500, **(options or {})}
+    state = GAME.new(players, opts, seed=seed)
+    bots = [get_bot("canasta", level) for level in levels]
+    chooser = random.Random(seed)
+    while (seat := GAME.to_move(state)) is not None:
+        move = bots[seat].choose(GAME.view(state, seat), GAME.legal_moves(state, seat), chooser)
+        state = GAME.apply(state, seat, move)
+    return state
+
+
+def main(matches: int = 100) -> None:
+    wins = 0
+    hands = 0
+    started = time.perf_counter()
+    for seed in range(matches):
+        normal_seat = seed % 2
+        levels = ["random", "random"]
+        levels[normal_seat] = "normal"
+        state = play_match(seed, levels)
+        wins += GAME.result(state)["winners"] == [normal_seat]
+        hands += len(state["history"])
+    elapsed = time.perf_counter() - started
+    print(f"normal vs random, duo to 2500: {wins}/{matches} won ({100 * wins / matches:.0f}%)")
+    print(f"{hands} hands, {elapsed:.1f} s ({elapsed / matches:.2f} s a match)")
+
+
+if __name__ == "__main__":
+    main(int(sys.argv[1]) if len(sys.argv) > 1 else 100)
