@@ -1,0 +1,98 @@
+"""Engine benchmark: complete bot-vs-bot matches per game; prints matches/s, moves/s and mean decision time per
+bot level. Run: `.venv/bin/python -m bench.engine [--matches 50] [--games kenza canasta tunj]`.
+
+Also `--strength kenza`: the normal bot against random over 200 seeded two-player matches (issue: >= 80%).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+from collections import defaultdict
+
+import engine
+from engine import bots
+
+# Per game: (players, options) for the benchmark table.
+SETUPS = {
+    "kenza": (2, {"target": 151}),
+    "canasta": (2, {"variant": "duo", "target": 2500}),
+    "tunj": (2, {}),
+    "konkan_cards": (2, {}),
+    "konkan_tiles": (2, {}),
+}
+MAX_MOVES = 100_000
+
+
+def play_match(game_id: str, seed: int, levels: list[str], players: int | None = None,
+               options: dict | None = None) -> tuple[dict, int, dict[str, list[float]]]:
+    """One whole match; returns (result, moves played, decision seconds per level)."""
+    game = engine.get(game_id)
+    default_players, default_options = SETUPS.get(game_id, (2, {}))
+    players = players or default_players
+    state = game.new(players, options if options is not None else default_options, seed=seed)
+    policies = [bots.get(game_id, level) for level in levels]
+    chooser = random.Random(seed)
+    timings: dict[str, list[float]] = defaultdict(list)
+    moves = 0
+    while (seat := game.to_move(state)) is not None and moves < MAX_MOVES:
+        view = game.view(state, seat)
+        legal = game.legal_moves(state, seat)
+        started = time.perf_counter()
+        move = policies[seat].choose(view, legal, chooser)
+        timings[levels[seat]].append(time.perf_counter() - started)
+        state = game.apply(state, seat, move)
+        moves += 1
+    return game.result(state), moves, timings
+
+
+def throughput(game_id: str, matches: int) -> None:
+    total_moves = 0
+    timings: dict[str, list[float]] = defaultdict(list)
+    started = time.perf_counter()
+    for seed in range(matches):
+        levels = ["normal", "random"] if seed % 2 == 0 else ["random", "normal"]
+        _, moves, spent = play_match(game_id, seed, levels)
+        total_moves += moves
+        for level, values in spent.items():
+            timings[level].extend(values)
+    elapsed = time.perf_counter() - started
+    decisions = " ".join(
+        f"{level}={1000 * sum(values) / len(values):.3f}ms" for level, values in sorted(timings.items()) if values
+    )
+    print(f"{game_id:13s} {matches} matches in {elapsed:.2f}s: {matches / elapsed:.1f} matches/s, "
+          f"{total_moves / elapsed:.0f} moves/s, mean decision {decisions}")
+
+
+def strength(game_id: str, matches: int) -> float:
+    wins = draws = 0
+    for seed in range(matches):
+        normal_seat = seed % 2
+        levels = ["normal", "random"] if normal_seat == 0 else ["random", "normal"]
+        result, _, _ = play_match(game_id, seed, levels)
+        if result.get("draw"):
+            draws += 1
+        elif normal_seat in result["winners"]:
+            wins += 1
+    rate = wins / matches
+    print(f"{game_id}: normal beat random in {wins}/{matches} two-player matches ({100 * rate:.1f}%), "
+          f"{draws} drawn")
+    return rate
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--matches", type=int, default=50)
+    parser.add_argument("--games", nargs="*", default=None)
+    parser.add_argument("--strength", metavar="GAME")
+    args = parser.parse_args()
+    if args.strength:
+        strength(args.strength, args.matches if args.matches != 50 else 200)
+        return
+    for game_id in args.games or engine.game_ids():
+        throughput(game_id, args.matches)
+
+
+if __name__ == "__main__":
+    main()
