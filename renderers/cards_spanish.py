@@ -196,14 +196,14 @@ def face(code: str, height: int, selected: bool = False) -> Image.Image:
     # corner index: the number, and a small suit sign under it
     cw, size = w * 0.2, round(w * 0.2)
     draw_text(d, (inset + cw / 2 + w * 0.01, inset + h * 0.02), str(value), size, dark, anchor="mt", bold=True)
-    symbol(d, suit, inset + cw / 2 + w * 0.01, inset + h * 0.02 + size * 1.45, w * 0.13)
+    symbol(d, suit, inset + cw / 2 + w * 0.01, inset + h * 0.02 + size * 1.45, w * 0.12)
     card_base.mirror_corner(sheet, inset + cw + w * 0.03, inset + h * 0.02 + size * 1.45 + w * 0.09)
 
     if value in COURT_LETTER:
         _figure(sheet, value, suit)
     else:
-        left, top, right, bottom = w * 0.33, h * 0.19, w * 0.67, h * 0.81
-        s = w * 0.55 if value == 1 else w * (0.3 if value <= 3 else 0.21)
+        left, top, right, bottom = w * 0.345, h * 0.19, w * 0.655, h * 0.81
+        s = w * 0.55 if value == 1 else w * (0.3 if value <= 3 else 0.19)
         if suit in "EB" and value > 1:
             s *= 1.1  # long symbols need height more than width
         for px, py in PIPS[value]:
