@@ -1,0 +1,383 @@
+"""Canasta rules (../shared/rules/canasta.md), each checked through a layout, including every worked example."""
+
+from collections import Counter
+
+import pytest
+
+import engine
+from engine import IllegalMove
+from engine.canasta.cards import DECK, is_red_three, is_wild
+from engine.canasta.game import minimum_meld
+
+GAME = engine.get("canasta")
+
+
+def four(hands, **layout):
+    """A classic4 layout where seat 0 moves first (dealer 3); missing hands are empty."""
+    hands = list(hands) + [[] for _ in range(4 - len(hands))]
+    return GAME.new(4, {}, layout={"hands": hands, "dealer": 3, **layout})
+
+
+def two(hands, **layout):
+    return GAME.new(2, {"variant": "duo"}, layout={"hands": hands, "dealer": 1, **layout})
+
+
+def play(state, *moves):
+    for move in moves:
+        state = GAME.apply(state, GAME.to_move(state), move)
+    return state
+
+
+def refused(state, move, *words):
+    with pytest.raises(IllegalMove) as caught:
+        GAME.apply(state, GAME.to_move(state), move)
+    for word in words:
+        assert word in caught.value.reason, caught.value.reason
+    return caught.value.reason
+
+
+# ---- set-up ---------------------------------------------------------------------------------------------------
+@pytest.mark.parametrize(("variant", "players", "size"), [("classic4", 4, 11), ("duo", 2, 15)])
+def test_deal_from_seed(variant, players, size):
+    state = GAME.new(players, {"variant": variant}, seed=11)
+    assert state == GAME.new(players, {"variant": variant}, seed=11)
+    cards = list(state["stock"]) + state["discard"] + [c for h in state["hands"] for c in h]
+    cards += [c for r in state["red3s"] for c in r]
+    assert Counter(cards) == Counter(DECK) and len(cards) == 108
+    assert all(len(hand) == size for hand in state["hands"])
+    assert not any(is_red_three(card) for hand in state["hands"] for card in hand)
+    top = state["discard"][0]
+    assert not is_wild(top) and not is_red_three(top)
+    assert GAME.to_move(state) == (state["dealer"] + 1) % players
+
+
+def test_dealers_differ_by_seed_and_the_deal_rotates():
+    dealers = {GAME.new(4, {}, seed=seed)["dealer"] for seed in range(12)}
+    assert len(dealers) > 1
+    state = four([["KS", "QS"]], stock=[], discard=["5H"])
+    assert GAME.legal_moves(state, 0) == ["pass"]
+    after = play(state, "pass")
+    assert after["round"] == 2 and after["dealer"] == 0 and GAME.to_move(after) == 1
+
+
+@pytest.mark.parametrize(
+    ("players", "options"),
+    [
+        (2, {}),
+        (4, {"variant": "duo"}),
+        (3, {"variant": "classic4"}),
+        (4, {"target": 3000}),
+        (4, {"speed": 1}),
+    ],
+)
+def test_options_and_players_are_validated(players, options):
+    with pytest.raises(ValueError):
+        GAME.new(players, options, seed=1)
+
+
+def test_target_2500_is_accepted():
+    assert GAME.new(2, {"variant": "duo", "target": 2500}, seed=1)["options"]["target"] == 2500
+
+
+def test_upcard_wild_is_covered_and_freezes():
+    for seed in range(200):
+        state = GAME.new(4, {}, seed=seed)
+        if len(state["discard"]) > 1:
+            assert any(is_wild(card) or is_red_three(card) for card in state["discard"][1:])
+            assert GAME.view(state, None)["frozen"]
+            return
+    pytest.fail("no seed turned a wild upcard")
+
+
+def test_red_threes_are_laid_and_replaced():
+    state = four([["3H", "5S", "6S"], ["3D"]], stock=["7S", "8S", "9S"], discard=["KC"])
+    assert state["red3s"][0] == ["3H"] and state["red3s"][1] == ["3D"]
+    assert sorted(state["hands"][0]) == ["5S", "6S", "7S"] and state["hands"][1] == ["8S"]
+    state = four([["5S"]], stock=["3H", "9D", "4C"], discard=["KC"])
+    state = play(state, "draw")
+    assert state["red3s"][0] == ["3H"] and "9D" in state["hands"][0]
+    view = GAME.view(state, 1)
+    assert view["team_red3s"][0] == ["3H"]
+
+
+def test_last_stock_card_red_three_ends_the_hand():
+    state = four([["5S", "6S"]], stock=["3H"], discard=["KC"])
+    after = play(state, "draw")
+    assert after["round"] == 2 and after["last_hand"]["went_out"] is None
+    assert after["last_hand"]["detail"][0]["red3s"] == -100  # team 0 melded nothing
+
+
+# ---- melds ----------------------------------------------------------------------------------------------------
+def test_meld_limits():
+    hand = ["7S", "7H", "7D", "8S", "X", "X", "2S", "2H", "9C", "9D", "KS", "KH"]
+    state = play(
+        four([hand], stock=["4C"], discard=["QC"], melds=[{"team": 0, "cards": ["JS", "JH", "JD"]}]), "draw"
+    )
+    refused(state, "meld 7S 7H X X X", "more wild")
+    refused(state, "meld 7S 7H 7D X X 2S 2H", "at most three")
+    refused(state, "meld 7S X 2S", "two natural")
+    refused(state, "meld X 2S 2H", "wild cards only")
+    refused(state, "meld 7S 8S 9C", "one rank")
+    refused(state, "meld 7S 7H", "three cards")
+    assert "meld 7S 7H 7D 2S 2H X" in GAME.legal_moves(state, 0)
+    assert "meld 7S 7H X" in GAME.legal_moves(state, 0)
+    play(state, "meld 7S 7H X:7C")  # a wild may say what it stands for
+
+
+def test_one_meld_per_rank_per_team_and_numbering():
+    melds = [{"team": 1, "cards": ["7C", "7C", "7S"]}, {"team": 0, "cards": ["7D", "7H", "X:7S"]}]
+    state = play(four([["7S", "7H", "5D", "9C", "9S"]], stock=["4C"], discard=["QC"], melds=melds), "draw")
+    refused(state, "meld 7S 7H 2C", "already has a meld")
+    refused(state, "add 7S to 1", "other team")
+    after = play(state, "add 7S 7H to 2")
+    assert after["melds"][1]["cards"] == ["7S", "7H", "7H", "7D", "X"]
+    assert GAME.view(after, 0)["melds"][1]["number"] == 2
+
+
+def test_canasta_kinds_and_a_natural_canasta_turned_mixed():
+    melds = [{"team": 0, "cards": ["9S"] * 2 + ["9H"] * 2 + ["9D"] * 2 + ["9C"]}]
+    state = play(four([["2S", "5D", "5C", "KS"]], stock=["4C"], discard=["QC"], melds=melds), "draw")
+    assert GAME.view(state, 0)["melds"][0]["canasta"] == "natural"
+    after = play(state, "add 2S to 1")
+    assert GAME.view(after, 0)["melds"][0]["canasta"] == "mixed"
+
+
+def test_black_threes_only_when_going_out():
+    melds = [{"team": 0, "cards": ["KS", "KS", "KH", "KH", "KD", "KC", "X"]}]
+    state = play(four([["3S", "3S", "3C", "5H", "5D"]], stock=["4C"], discard=["QC"], melds=melds), "draw")
+    refused(state, "meld 3S 3S 3C", "only when going out")
+    state = four([["3S", "3S", "3C"]], stock=["4C"], discard=["QC"], melds=melds)
+    state = play(state, "draw", "meld 3S 3S 3C", "discard 4C")
+    assert state["last_hand"]["went_out"] == 0
+    assert state["last_hand"]["detail"][0]["melded"] == 15 + 110
+
+
+# ---- the first meld -------------------------------------------------------------------------------------------
+def test_minimum_table():
+    assert [minimum_meld(score) for score in (-5, 0, 1495, 1500, 2995, 3000)] == [15, 50, 50, 90, 90, 120]
+
+
+def test_worked_example_minimum_at_1600():
+    hand = ["6S", "6H", "6D", "KS", "KH", "KD", "2C", "AS", "AH", "AD", "2D", "9S", "8S"]
+    state = play(four([hand], stock=["4C"], discard=["QC"], scores=[1600, 0]), "draw")
+    refused(state, "meld 6S 6H 6D | KS KH KD 2C", "90", "65")
+    after = play(state, "meld 6S 6H 6D | AS AH AD 2D")
+    assert len(after["melds"]) == 2 and GAME.view(after, 0)["opened"] == [True, False]
+
+
+def test_a_combination_is_listed_when_only_several_melds_open():
+    hand = ["6S", "6H", "6D", "AS", "AH", "AD", "2D", "9S", "8S", "7C"]
+    state = play(four([hand], stock=["4C"], discard=["QC"], scores=[1600, 0]), "draw")
+    melds = [move for move in GAME.legal_moves(state, 0) if move.startswith("meld")]
+    assert melds == ["meld 6S 6H 6D 2D | AS AH AD"]
+    assert GAME.parse_move(state, 0, "meld ad ah as 2d | 6h 6s 6d") == "meld 6S 6H 6D | AS AH AD 2D"
+
+
+def test_worked_example_minimum_below_zero():
+    state = play(
+        four([["4S", "4H", "4D", "9C", "KD"]], stock=["4C"], discard=["QC"], scores=[-200, 0]), "draw"
+    )
+    assert GAME.view(state, 0)["min_meld"] == [15, 50]
+    assert "meld 4S 4H 4D" in GAME.legal_moves(state, 0)
+
+
+# ---- taking the pile ------------------------------------------------------------------------------------------
+def test_seed_example_take_a_frozen_pile_with_a_natural_pair():
+    hand = ["9H", "9D", "X", "5S", "KC"]
+    pile = ["9S", "4D", "5D", "6D", "7D", "8D", "JD"]
+    state = four([hand], stock=["4C"], discard=pile)
+    assert GAME.legal_moves(state, 0) == ["draw", "take"]
+    state = play(state, "take")
+    assert GAME.view(state, 0)["must_use"] == "9S"
+    refused(state, "discard 5S", "top card 9S")
+    refused(state, "meld 5S 5S X", "not in your hand")
+    assert all("9S" in move for move in GAME.legal_moves(state, 0))
+    state = play(state, "meld 9S 9H 9D X")
+    assert sorted(state["hands"][0]) == sorted(["5S", "KC"] + pile[1:])
+    assert state["melds"][0]["cards"] == ["9S", "9H", "9D", "X"]
+
+
+def test_frozen_pile_needs_a_natural_pair_and_minimum_counts_only_top_and_hand():
+    state = four([["9H", "X", "5S", "KC"]], stock=["4C"], discard=["9S", "4D"])
+    assert GAME.legal_moves(state, 0) == ["draw"]
+    refused(state, "take", "two natural 9s")
+    # K K + top K = 30 < 50: the aces in the pile may not count toward the minimum
+    state = four([["KH", "KD", "5S", "6C"]], stock=["4C"], discard=["KS", "AS", "AH", "AD", "X"])
+    refused(state, "take", "50")
+
+
+def test_unfrozen_pile_natural_and_wild_or_adding_to_a_meld():
+    melds = [{"team": 0, "cards": ["QS", "QH", "QD"]}]
+    state = four([["9H", "X", "5S", "KC"]], stock=["4C"], discard=["9S", "4D"], melds=melds)
+    assert "take" in GAME.legal_moves(state, 0)
+    state = play(state, "take")
+    assert GAME.legal_moves(state, 0) == ["meld 9S 9H X"]
+    state = four([["6H", "5S", "KC"]], stock=["4C"], discard=["QC", "4D"], melds=melds)
+    state = play(state, "take")
+    assert GAME.legal_moves(state, 0) == ["add QC to 1"]
+
+
+def test_wild_in_pile_freezes_it_for_everybody():
+    melds = [{"team": 0, "cards": ["QS", "QH", "QD"]}]
+    state = four([["9H", "X", "5S", "KC"]], stock=["4C"], discard=["9S", "2D", "4D"], melds=melds)
+    assert GAME.view(state, 0)["frozen"]
+    refused(state, "take", "frozen")
+    state = four([["6H", "5S", "KC"]], stock=["4C"], discard=["QC", "2D"], melds=melds)
+    refused(state, "take")
+
+
+def test_black_three_or_wild_on_top_blocks_the_pile():
+    state = four([["3S", "3C", "5S"]], stock=["4C"], discard=["3S", "9D"])
+    refused(state, "take", "black 3")
+    state = four([["X", "2S", "5S"]], stock=["4C"], discard=["2H", "9D"])
+    refused(state, "take")
+
+
+def test_one_card_may_not_take_a_one_card_pile():
+    melds = [{"team": 0, "cards": ["QS", "QH", "QD"]}]
+    state = four([["5S"]], stock=["4C"], discard=["QC"], melds=melds)
+    refused(state, "take", "one card")
+    state = four([["5S"]], stock=["4C"], discard=["QC", "7H"], melds=melds)
+    assert "take" in GAME.legal_moves(state, 0)
+
+
+# ---- going out and scoring ------------------------------------------------------------------------------------
+ACES6 = ["AS", "AS", "AH", "AH", "AD", "AD"]
+
+
+def test_worked_example_concealed_seven_aces():
+    state = four([ACES6 + ["AC"]], stock=["4C"], discard=["QC"])
+    state = play(state, "draw", "meld AS AS AH AH AD AD AC", "discard 4C")
+    assert state["last_hand"]["concealed"] and state["history"] == [[840, 0]]
+
+
+def test_worked_example_going_out_normally_and_with_red_threes():
+    melds = [{"team": 0, "cards": ACES6}]
+    state = play(
+        four([["AC"]], stock=["4C"], discard=["QC"], melds=melds), "draw", "add AC to 1", "discard 4C"
+    )
+    assert state["history"] == [[740, 0]]
+    red = [["3H"], [], ["3D"], []]
+    state = four([["AC"]], stock=["4C"], discard=["QC"], melds=melds, red3s=red)
+    state = play(state, "draw", "add AC to 1", "discard 4C")
+    assert state["history"] == [[940, 0]]
+
+
+def test_worked_example_team_that_melded_nothing():
+    melds = [{"team": 0, "cards": ACES6}]
+    state = four(
+        [["AC"], ["KS"], [], ["5H"]],
+        stock=["4C"],
+        discard=["QC"],
+        melds=melds,
+        red3s=[[], ["3H", "3D"], [], []],
+    )
+    state = play(state, "draw", "add AC to 1", "discard 4C")
+    assert state["history"][0][1] == -215
+
+
+def test_all_four_red_threes_score_800():
+    melds = [{"team": 0, "cards": ACES6}, {"team": 1, "cards": ["5S", "5H", "5D"]}]
+    red = [["3H", "3H"], [], ["3D", "3D"], []]
+    state = play(
+        four([["AC"]], stock=["4C"], discard=["QC"], melds=melds, red3s=red),
+        "draw",
+        "add AC to 1",
+        "discard 4C",
+    )
+    assert state["last_hand"]["detail"][0]["red3s"] == 800
+
+
+def test_going_out_needs_canastas():
+    melds = [{"team": 0, "cards": ["AS", "AH", "AD"]}]
+    state = play(four([["AC"]], stock=["4C"], discard=["QC"], melds=melds), "draw")
+    refused(state, "add AC to 1", "needs 1 canasta")
+    melds = [{"team": 0, "cards": ACES6 + ["AC"]}]
+    state = play(two([["5S", "5H", "5D"], ["9S"]], stock=["4C"], discard=["QC"], melds=melds), "draw")
+    refused(state, "meld 5S 5H 5D", "2 canastas")
+    assert "discard 4C" in GAME.legal_moves(state, 0)
+
+
+# ---- asking the partner ---------------------------------------------------------------------------------------
+def asking_layout():
+    melds = [
+        {"team": 0, "cards": ["KS"] * 2 + ["KH"] * 2 + ["KD"] * 2 + ["KC"]},
+        {"team": 0, "cards": ["9S", "9H", "9D"]},
+    ]
+    return four([["5S", "5H", "5D", "9C"]], stock=["4C", "8C"], discard=["QC"], melds=melds)
+
+
+def test_ask_passes_the_move_to_the_partner():
+    state = play(asking_layout(), "draw")
+    assert "ask" in GAME.legal_moves(state, 0)
+    state = play(state, "ask")
+    assert GAME.to_move(state) == 2 and GAME.view(state, 2)["phase"] == "answer"
+    assert GAME.legal_moves(state, 2) == ["answer yes", "answer no"]
+    refused(state, "answer maybe", "answer yes")
+    with pytest.raises(IllegalMove):
+        GAME.apply(state, 0, "discard 4C")
+
+
+def test_answer_no_forbids_going_out():
+    state = play(asking_layout(), "draw", "ask", "answer no")
+    assert GAME.to_move(state) == 0
+    refused(state, "ask", "already asked")
+    state = play(state, "meld 5S 5H 5D")
+    refused(state, "add 9C to 2", "partner said no")
+    state = play(state, "discard 4C")
+    assert state["round"] == 1 and GAME.to_move(state) == 1
+
+
+def test_answer_yes_binds_to_go_out():
+    state = play(asking_layout(), "draw", "ask", "answer yes")
+    refused(state, "discard 9C", "partner said yes")
+    while state["round"] == 1:
+        state = play(state, GAME.legal_moves(state, 0)[0])
+    assert state["last_hand"]["went_out"] == 0
+
+
+def test_duo_has_no_ask():
+    state = play(two([["5S", "5H", "5D", "9C"], ["9S"]], stock=["4C"], discard=["QC"]), "draw")
+    refused(state, "ask", "partner")
+
+
+# ---- stock exhausted ------------------------------------------------------------------------------------------
+def test_exhausted_stock_must_take_a_card_that_fits_a_meld():
+    melds = [{"team": 0, "cards": ["7S", "7H", "7D"]}]
+    state = four([["5S", "6S", "9H"]], stock=[], discard=["7C"], melds=melds)
+    assert GAME.legal_moves(state, 0) == ["take"]
+    refused(state, "pass", "must take")
+    refused(state, "draw", "stock is empty")
+
+
+def test_exhausted_stock_may_decline_and_that_ends_the_hand_without_bonus():
+    melds = [{"team": 0, "cards": ACES6 + ["AC"]}]
+    state = four([["5S", "5H", "9H"]], stock=[], discard=["5C"], melds=melds)
+    assert GAME.legal_moves(state, 0) == ["take", "pass"]
+    state = play(state, "pass")
+    assert state["last_hand"]["went_out"] is None and state["last_hand"]["detail"][0]["going_out"] == 0
+    assert state["history"] == [[500 + 140 - 20, 0]]
+
+
+# ---- the match ------------------------------------------------------------------------------------------------
+def test_match_ends_at_target_with_team_scores():
+    melds = [{"team": 0, "cards": ACES6}]
+    state = four([["AC"]], stock=["4C"], discard=["QC"], melds=melds, scores=[4300, 100])
+    state = play(state, "draw", "add AC to 1", "discard 4C")
+    result = GAME.result(state)
+    assert result["over"] and result["winners"] == [0] and result["scores"] == [5040, 100]
+    assert GAME.to_move(state) is None and GAME.legal_moves(state, 0) == []
+
+
+def test_exact_tie_above_target_plays_another_hand():
+    melds = [{"team": 0, "cards": ACES6}]
+    state = four([["AC"]], stock=["4C"], discard=["QC"], melds=melds, scores=[4300, 5040])
+    state = play(state, "draw", "add AC to 1", "discard 4C")
+    assert not state["over"] and state["scores"] == [5040, 5040] and state["round"] == 2
+
+
+def test_higher_total_wins_when_both_pass_the_target():
+    melds = [{"team": 0, "cards": ACES6}, {"team": 1, "cards": ["5S", "5H", "5D"]}]
+    state = four([["AC"]], stock=["4C"], discard=["QC"], melds=melds, scores=[4300, 5000])
+    state = play(state, "draw", "add AC to 1", "discard 4C")
+    assert state["over"] and GAME.result(state)["winners"] == [0]
