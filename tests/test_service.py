@@ -1,0 +1,253 @@
+"""The platform-independent service end to end, with an in-memory transport and a real SQLite file."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+
+import pytest
+
+import engine
+from bot import callbacks
+from bot.messages import Actor, ChatRef
+from bot.service import Service
+from storage import Store
+from tests.fakes import FakeTransport
+
+GROUP = ChatRef("fake", "-100", private=False)
+ALI = Actor("fake", "1", "Ali", language="en")
+MONA = Actor("fake", "2", "Mona", language="en")
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1_000_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+async def setup(tmp_path):
+    store = await Store.open(str(tmp_path / "majlis.db"))
+    clock = Clock()
+    service = Service(store, clock=clock, seed_source=random.Random(5))
+    transport = FakeTransport()
+    service.attach(transport, images=False)
+    yield service, transport, store, clock
+    await store.close()
+
+
+async def open_table(service, players=(ALI,), bots=1, options=()):
+    await service.command(ALI, GROUP, "new", ["kenza", *options])
+    match = await service.store.lobby_or_active_match("fake", "-100")
+    for actor in players[1:]:
+        await service.press(actor, GROUP, callbacks.encode("j", match.id))
+    for _ in range(bots):
+        await service.press(ALI, GROUP, callbacks.encode("b", match.id, "normal"))
+    reply = await service.press(ALI, GROUP, callbacks.encode("s", match.id))
+    return await service.store.get_match(match.id), reply
+
+
+async def play_first_button(service, transport, actor, match_id):
+    """Press the first rack button; when it opens a second step, press its first choice."""
+    buttons = transport.buttons(actor.user_id)
+    assert buttons, "the player to move has buttons"
+    reply = await service.press(actor, ChatRef("fake", actor.user_id, private=True), buttons[0].data)
+    if buttons[0].data.startswith("p:"):
+        choices = transport.buttons(actor.user_id)
+        reply = await service.press(actor, ChatRef("fake", actor.user_id, private=True), choices[0].data)
+    return reply
+
+
+async def test_lobby_join_bots_start_and_refusals(setup):
+    service, transport, store, _ = setup
+    await service.command(ALI, GROUP, "new", ["kenza", "target=101"])
+    match = await store.lobby_or_active_match("fake", "-100")
+    assert match.options == {"variant": "kenza", "target": 101}
+    assert (await service.command(MONA, GROUP, "new", ["kenza"])).text == "This chat already has an open table."
+    assert "already" in (await service.press(ALI, GROUP, callbacks.encode("j", match.id))).text
+    # Only the creator changes options.
+    assert (await service.press(MONA, GROUP, callbacks.encode("o", match.id, "target"))).alert
+    await service.press(ALI, GROUP, callbacks.encode("o", match.id, "target"))
+    assert (await store.get_match(match.id)).options["target"] == 151
+    # Not enough players to start.
+    assert (await service.press(ALI, GROUP, callbacks.encode("s", match.id))).alert
+    await service.press(MONA, GROUP, callbacks.encode("j", match.id))
+    await service.press(MONA, GROUP, callbacks.encode("l", match.id))
+    await service.press(ALI, GROUP, callbacks.encode("b", match.id, "random"))
+    seats = await store.seats(match.id)
+    assert [(s.player_id is not None, s.bot_level) for s in seats] == [(True, None), (False, "random")]
+    await service.press(ALI, GROUP, callbacks.encode("s", match.id))
+    assert (await store.get_match(match.id)).status == "active"
+    assert (await service.press(MONA, GROUP, callbacks.encode("j", match.id))).alert
+
+
+async def test_whole_match_against_a_bot_then_replay_and_leaderboard(setup):
+    service, transport, store, _ = setup
+    match, _ = await open_table(service, options=("target=101",))
+    for _ in range(500):
+        match = await store.get_match(match.id)
+        if match.status != "active":
+            break
+        await play_first_button(service, transport, ALI, match.id)
+    assert match.status == "finished"
+    # Replay the log from the seed: the same final state.
+    game = engine.get("kenza")
+    state = game.new(2, match.options, seed=match.seed)
+    for record in await store.moves(match.id):
+        state = game.apply(state, record.seat, record.move)
+    assert game.to_json(state) == match.snapshot
+    top = await service.command(ALI, GROUP, "top", ["kenza"])
+    assert "Ali" in top.text
+    stats = await service.command(ALI, GROUP, "stats", [])
+    assert "1 played" in stats.text
+    # The table message was edited in place, never re-sent.
+    table_sends = [c for c in transport.calls if c[0] == "send" and c[1] == "-100"]
+    assert len(table_sends) == 2  # the lobby and the table, once each
+
+
+async def test_stale_forged_out_of_turn_and_double_presses(setup):
+    service, transport, store, _ = setup
+    match, _ = await open_table(service, players=(ALI, MONA), bots=0)
+    seats = await store.seats(match.id)
+    state = engine.get("kenza").from_json(match.snapshot)
+    mover = ALI if seats[engine.get("kenza").to_move(state)].display_name == "Ali" else MONA
+    other = MONA if mover is ALI else ALI
+    data = transport.buttons(mover.user_id)[0].data
+    version = match.version
+    assert (await service.press(other, GROUP, data)).alert  # another player's button
+    assert (await service.press(mover, GROUP, "m:999:0:0")).alert  # no such match
+    assert (await service.press(mover, GROUP, "zz:1")).alert  # forged code
+    assert (await service.press(mover, GROUP, f"m:{match.id}:{version}:99")).alert  # no such move
+    assert (await store.get_match(match.id)).version == version
+    if data.startswith("p:"):
+        await service.press(mover, GROUP, data)
+        data = transport.buttons(mover.user_id)[0].data
+    replies = await asyncio.gather(*(service.press(mover, GROUP, data) for _ in range(3)))
+    assert (await store.get_match(match.id)).version == version + 1, "a double press applies once"
+    assert sum(1 for reply in replies if reply.alert) == 2
+    # The first player's old button is stale now; pressing it when not their turn is refused too.
+    assert (await service.press(mover, GROUP, data)).alert
+    assert (await service.command(mover, GROUP, "m", ["play", "1O"])).alert
+
+
+async def test_timer_plays_for_absent_player_then_bot_keeps_seat_until_back(setup):
+    service, transport, store, clock = setup
+    match, _ = await open_table(service)
+    assert match.deadline is not None
+    clock.now = match.deadline + 1
+    assert await service.tick() == 1
+    match = await store.get_match(match.id)
+    assert (await store.moves(match.id))[0].actor == "timer"
+    seat = [s for s in await store.seats(match.id) if s.player_id is not None][0]
+    assert seat.timeouts_in_a_row == 1 and not seat.away
+    clock.now = match.deadline + 1
+    assert await service.tick() == 1
+    seat = [s for s in await store.seats(match.id) if s.player_id is not None][0]
+    assert seat.away
+    match = await store.get_match(match.id)
+    # With the human away, bots play their seat: the match ran on without waiting.
+    assert match.status == "finished" or match.deadline is None
+    actors = {record.actor for record in await store.moves(match.id)}
+    assert {"timer", "bot"} <= actors
+    texts = [shown.message.text for shown in transport.sent if shown.chat_id == ALI.user_id]
+    assert any("Time ran out" in text or "انتهى الوقت" in text for text in texts)
+
+
+async def test_back_in_returns_the_seat(tmp_path):
+    store = await Store.open(str(tmp_path / "m.db"))
+    clock = Clock()
+    service = Service(store, clock=clock, seed_source=random.Random(5))
+    transport = FakeTransport()
+    service.attach(transport, images=False)
+    match, _ = await open_table(service, players=(ALI, MONA), bots=0)
+    seats = await store.seats(match.id)
+    game = engine.get("kenza")
+    mover_seat = game.to_move(game.from_json(match.snapshot))
+    mover = ALI if seats[mover_seat].display_name == "Ali" else MONA
+    await store.set_seat_flags(match.id, mover_seat, timeouts_in_a_row=2, away=True)
+    reply = await service.press(mover, GROUP, callbacks.encode("i", match.id))
+    assert "Welcome back" in reply.text
+    seat = (await store.seats(match.id))[mover_seat]
+    assert not seat.away and seat.timeouts_in_a_row == 0
+    await store.close()
+
+
+async def test_restart_resumes_and_edits_the_same_messages(tmp_path):
+    path = str(tmp_path / "restart.db")
+    store = await Store.open(path)
+    transport = FakeTransport()
+    service = Service(store, seed_source=random.Random(9))
+    service.attach(transport, images=False)
+    match, _ = await open_table(service)
+    await play_first_button(service, transport, ALI, match.id)
+    old_buttons = transport.buttons(ALI.user_id)
+    table_id = (await store.get_message("fake", "table", match_id=match.id)).message_id
+    await store.close()
+
+    store = await Store.open(path)
+    service = Service(store, seed_source=random.Random(1))
+    service.attach(transport, images=False)
+    await service.resume()
+    before = len(transport.calls)
+    reply = await service.press(ALI, ChatRef("fake", "1", private=True), old_buttons[0].data)
+    assert not reply.alert, reply.text
+    assert ("edit", "-100", table_id) in transport.calls[before:]
+    assert (await store.get_message("fake", "table", match_id=match.id)).message_id == table_id
+    await store.close()
+
+
+async def test_unreachable_player_blocks_start_until_private_chat(tmp_path):
+    store = await Store.open(str(tmp_path / "dm.db"))
+    transport = FakeTransport(unreachable={"2"})
+    service = Service(store, seed_source=random.Random(3))
+    service.attach(transport, images=False)
+    match, reply = await open_table(service, players=(ALI, MONA), bots=0)
+    assert match.status == "lobby" and reply.alert
+    note = transport.latest("-100")
+    assert "Mona" in note.text and note.keyboard[0][0].url
+    transport.unreachable.clear()
+    await service.command(MONA, ChatRef("fake", "2", private=True), "start", [f"m{match.id}"])
+    await service.press(ALI, GROUP, callbacks.encode("s", match.id))
+    assert (await store.get_match(match.id)).status == "active"
+    await store.close()
+
+
+async def test_group_messages_never_show_a_hand(setup):
+    service, transport, store, _ = setup
+    match, _ = await open_table(service, players=(ALI, MONA), bots=1)
+    for _ in range(12):
+        match = await store.get_match(match.id)
+        state = engine.get("kenza").from_json(match.snapshot)
+        hands = {card for hand in state["hands"] for card in hand}
+        for shown in [s for s in transport.sent if s.chat_id == "-100"] + [
+            type("S", (), {"message": m})() for (chat, _), m in transport.current.items() if chat == "-100"
+        ]:
+            words = set(shown.message.text.split()) | set(shown.message.alt.split())
+            assert not any(card in words for card in hands)
+        seats = await store.seats(match.id)
+        seat = seats[engine.get("kenza").to_move(state)]
+        actor = ALI if seat.display_name == "Ali" else MONA
+        await play_first_button(service, transport, actor, match.id)
+    # Each private chat only ever got its own seat's cards.
+    match = await store.get_match(match.id)
+    seats = await store.seats(match.id)
+    for seat in seats:
+        if seat.player_id is None:
+            continue
+        user = ALI.user_id if seat.display_name == "Ali" else MONA.user_id
+        rack_texts = [s.message.alt for s in transport.sent if s.chat_id == user and s.message.alt]
+        assert rack_texts and all(text.startswith(("Your cards", "أوراقك")) for text in rack_texts)
+
+
+async def test_commands_help_rules_lang_and_unknown(setup):
+    service, _, store, _ = setup
+    assert "/new" in (await service.command(ALI, GROUP, "help", [])).text
+    assert "15" in (await service.command(ALI, GROUP, "rules", ["kenza"])).text
+    assert (await service.command(ALI, GROUP, "lang", ["xx"])).text.startswith("Use")
+    reply = await service.command(ALI, GROUP, "lang", ["ar"])
+    assert "العربية" in reply.text
+    assert "لا أعرف" in (await service.command(ALI, GROUP, "frobnicate", [])).text
+    assert (await service.command(ALI, GROUP, "new", ["chess"])).alert
+    assert (await service.command(ALI, GROUP, "new", ["kenza", "target=7"])).alert
