@@ -1,0 +1,89 @@
+"""Property tests: random legal play keeps all 108 cards, valid melds and private hands at every step."""
+
+import random
+from collections import Counter
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import engine
+from engine.canasta.cards import DECK
+from engine.canasta.melds import meld_problem
+
+GAME = engine.get("canasta")
+FULL = Counter(DECK)
+
+
+def all_cards(state):
+    cards = list(state["stock"]) + list(state["discard"])
+    for pile in state["hands"] + state["red3s"]:
+        cards += pile
+    for meld in state["melds"]:
+        cards += meld["cards"]
+    if state.get("pending"):
+        cards += [state["pending"]["top"], *state["pending"]["rest"]]
+    return Counter(cards)
+
+
+def check_melds(state):
+    for team in (0, 1):
+        ranks = [meld["rank"] for meld in state["melds"] if meld["team"] == team]
+        assert len(ranks) == len(set(ranks)), "a team melds each rank once"
+    for meld in state["melds"]:
+        assert meld_problem(meld["rank"], meld["cards"]) is None, meld
+
+
+def hidden_shuffled(state, seat, chooser):
+    """The same position with the cards `seat` cannot see (other hands, the stock) dealt anew, sizes kept.
+
+    The discard pile is not hidden: every card in it was seen face up when discarded."""
+    other = [s for s in range(state["players"]) if s != seat]
+    pool = [c for s in other for c in state["hands"][s]] + state["stock"]
+    chooser.shuffle(pool)
+    copy = GAME.from_json(GAME.to_json(state))
+    for s in other:
+        size = len(copy["hands"][s])
+        copy["hands"][s], pool = pool[:size], pool[size:]
+    copy["stock"] = pool
+    return copy
+
+
+@settings(max_examples=20, deadline=None)
+@given(seed=st.integers(0, 2**32), variant=st.sampled_from(["classic4", "duo"]), steps=st.integers(30, 120))
+def test_random_play_keeps_every_invariant(seed, variant, steps):
+    players = 4 if variant == "classic4" else 2
+    state = GAME.new(players, {"variant": variant, "target": 2500}, seed=seed)
+    chooser = random.Random(seed)
+    for _ in range(steps):
+        seat = GAME.to_move(state)
+        if seat is None:
+            break
+        moves = GAME.legal_moves(state, seat)
+        assert moves, "a seat to move always has a legal move"
+        assert len(moves) == len(set(moves))
+        move = chooser.choice(moves)
+        assert GAME.parse_move(state, seat, move) == move
+        state = GAME.apply(state, seat, move)
+        assert sum(sum(row) for row in state["history"]) == sum(state["scores"])
+        if state["over"]:
+            break
+        assert all_cards(state) == FULL
+        check_melds(state)
+        looker = chooser.randrange(players)
+        view = GAME.view(state, looker)
+        assert Counter(view["hand"]) == Counter(state["hands"][looker])
+        assert GAME.view(hidden_shuffled(state, looker, chooser), looker) == view
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 2**32))
+def test_random_hands_always_end(seed):
+    """Random play cannot loop: every take melds a card for good and every draw shrinks the stock."""
+    state = GAME.new(2, {"variant": "duo", "target": 2500}, seed=seed)
+    chooser = random.Random(seed)
+    for _ in range(3000):
+        seat = GAME.to_move(state)
+        if seat is None or state["round"] > 1:
+            break
+        state = GAME.apply(state, seat, chooser.choice(GAME.legal_moves(state, seat)))
+    assert state["round"] > 1 or state["over"]
