@@ -6,13 +6,14 @@ into its rack; the table message is built from the public view (seat=None).
 
 from __future__ import annotations
 
+import zlib
 from typing import Any
 
 import engine
 import renderers
 from bot import callbacks
 from bot.games import ui_for
-from bot.games.base import side_names
+from bot.games.base import UIButton, side_names
 from bot.i18n import game_name, t
 from bot.messages import Button, Keyboard, OutMessage
 from storage.models import Match, Seat
@@ -115,17 +116,30 @@ def table(
             Button(t(lang, "btn.hand"), callbacks.encode("h", match.id)),
             Button(t(lang, "btn.score"), callbacks.encode("c", match.id)),
         ]]
-    turn = game.to_move(state)
-    mention = None
-    if turn is not None and seats[turn].is_human:
-        mention = str(seats[turn].player_id)
     return OutMessage(
         caption(match, state, seats, lang, recent),
         image=image,
         keyboard=keyboard,
         alt=ui_for(match.game).describe_table(view, lang, names),
-        mention=mention,
     )
+
+
+def pick_tag(pick: str | None) -> str:
+    """A short fingerprint of the picking state a keyboard was drawn for, carried by its move buttons."""
+    return f"{zlib.crc32((pick or '').encode()) & 0xFFFF:04x}"
+
+
+def rack_buttons(match: Match, state: dict[str, Any], seat: int, lang: str, pick: str | None) -> list[list[UIButton]]:
+    """The seat's move controls for this state and picking state (the same list when drawn and when pressed)."""
+    game = engine.get(match.game)
+    legal = game.legal_moves(state, seat) if match.status == "active" else []
+    if not legal:
+        return []
+    return ui_for(match.game).rack_buttons(game.view(state, seat), legal, lang, pick)
+
+
+def button_moves(buttons: list[list[UIButton]]) -> list[str]:
+    return [button.move for row in buttons for button in row if button.kind == "move"]
 
 
 def rack(
@@ -136,13 +150,25 @@ def rack(
     ui = ui_for(match.game)
     view = game.view(state, seat.seat)
     names = seat_names(seats, lang)
-    legal = game.legal_moves(state, seat.seat) if match.status == "active" else []
+    buttons = rack_buttons(match, state, seat.seat, lang, pick)
+    legal = bool(buttons)
     keyboard: Keyboard = []
-    for row in ui.rack_buttons(view, legal, lang, pick) if legal else []:
-        keyboard.append([_bind(match, button) for button in row])
+    tag = pick_tag(pick)
+    number = 0
+    for row in buttons:
+        bound = []
+        for button in row:
+            if button.kind == "move":
+                bound.append(Button(button.label, callbacks.encode("m", match.id, match.version, number, tag)))
+                number += 1
+            elif button.kind == "pick":
+                bound.append(Button(button.label, callbacks.encode("p", match.id, match.version, button.arg)))
+            else:
+                bound.append(Button(button.label, callbacks.encode("k", match.id, match.version)))
+        keyboard.append(bound)
     if seat.away and match.status == "active":
         keyboard.append([Button(t(lang, "btn.back_in"), callbacks.encode("i", match.id))])
-    selected = (int(pick),) if pick is not None and pick.isdigit() else ()
+    selected = ui.selected(view, pick)
     image = renderers.render_rack(match.game, view, lang=lang, names=names, selected=selected) if images else None
     if legal:
         text = t(lang, "rack.your_turn", game=game_name(lang, match.game))
@@ -154,14 +180,6 @@ def rack(
     if seat.away:
         text += "\n" + t(lang, "rack.away")
     return OutMessage(text, image=image, keyboard=keyboard, alt=ui.describe_rack(view, lang))
-
-
-def _bind(match: Match, button: Any) -> Button:
-    if button.kind == "move":
-        return Button(button.label, callbacks.encode("m", match.id, match.version, button.arg))
-    if button.kind == "pick":
-        return Button(button.label, callbacks.encode("p", match.id, match.version, button.arg))
-    return Button(button.label, callbacks.encode("k", match.id, match.version))
 
 
 def scores(match: Match, state: dict[str, Any], seats: list[Seat], lang: str) -> str:

@@ -113,9 +113,10 @@ class Service:
             return Reply(t(lang, "err.bad_button"), alert=True)
         version = int(action.args[0])
         if op == "m":
-            if len(action.args) < 2 or not action.args[1].isdigit():
+            if len(action.args) < 3 or not action.args[1].isdigit():
                 return Reply(t(lang, "err.bad_button"), alert=True)
-            return await self._human_move(match.id, player_id, lang, version=version, index=int(action.args[1]))
+            return await self._human_move(match.id, player_id, lang, version=version, index=int(action.args[1]),
+                                          tag=action.args[2])
         if op in ("p", "k"):
             return await self._pick(match.id, player_id, lang, version, action.args[1] if op == "p" and
                                     len(action.args) > 1 else None)
@@ -423,7 +424,7 @@ class Service:
         return None
 
     async def _human_move(self, match_id: int, player_id: int, lang: str, *, version: int | None = None,
-                          index: int | None = None, text: str | None = None) -> Reply:
+                          index: int | None = None, tag: str = "", text: str | None = None) -> Reply:
         async with self._locks[match_id]:
             match = await self.store.get_match(match_id)
             if match is None or match.status != "active":
@@ -438,10 +439,15 @@ class Service:
             if game.to_move(state) != seat.seat:
                 return Reply(t(lang, "err.not_your_turn"), alert=True)
             if index is not None:
-                legal = game.legal_moves(state, seat.seat)
-                if not 0 <= index < len(legal):
+                # Rebuild the keyboard this button was drawn on (same state, same picking state) to find its move.
+                pick = self._picks.get((match.id, seat.seat))
+                if tag != presenter.pick_tag(pick):
+                    return Reply(t(lang, "err.stale"), alert=True)
+                player_lang = await self._player_lang(match, seat)
+                moves = presenter.button_moves(presenter.rack_buttons(match, state, seat.seat, player_lang, pick))
+                if not 0 <= index < len(moves):
                     return Reply(t(lang, "err.bad_button"), alert=True)
-                move = legal[index]
+                move = game.parse_move(state, seat.seat, moves[index])
             else:
                 move = game.parse_move(state, seat.seat, text or "")
             new_state = game.apply(state, seat.seat, move)
@@ -659,11 +665,15 @@ class Service:
         message_id = await transport.send(match.chat_id, OutMessage(text, mention=player.user_id))
         await self.store.save_message(match.platform, match.chat_id, message_id, "notice", match_id=match.id)
 
-    async def _rack_message(self, match: Match, state: dict[str, Any], seat: Seat) -> OutMessage:
-        seats = await self.store.seats(match.id)
+    async def _player_lang(self, match: Match, seat: Seat) -> str:
+        """The language of a seat's private messages: the player's choice, else the chat's."""
         player = await self.store.get_player(seat.player_id) if seat.player_id else None
         chat_lang = await self._chat_lang(ChatRef(match.platform, match.chat_id))
-        lang = pick_language(player.language if player else None, chat_lang)
+        return pick_language(player.language if player else None, chat_lang)
+
+    async def _rack_message(self, match: Match, state: dict[str, Any], seat: Seat) -> OutMessage:
+        seats = await self.store.seats(match.id)
+        lang = await self._player_lang(match, seat)
         pick = self._picks.get((match.id, seat.seat))
         return presenter.rack(match, state, seat, seats, lang, pick, self.images[match.platform])
 

@@ -10,12 +10,17 @@ from bot.i18n import t
 
 @dataclass(frozen=True)
 class UIButton:
-    """A button before it is bound to a match: `kind` is move (arg = legal move index), pick (arg = a short key
-    for a second step) or back."""
+    """A button before it is bound to a match.
+
+    kind "move": plays `move` (a canonical move string; the engine still checks it when pressed);
+    kind "pick": sets the seat's private picking state to `arg` (a second step, a card selection, a sort order —
+    opaque to the service, at most ~40 characters); kind "back": clears it.
+    """
 
     label: str
     kind: str
     arg: str = ""
+    move: str = ""
 
 
 class GameUI:
@@ -27,8 +32,12 @@ class GameUI:
 
     def rack_buttons(self, view: dict[str, Any], legal: list[str], lang: str, pick: str | None) -> list[list[UIButton]]:
         """One button per legal move; games with many moves override with a two-step layout."""
-        buttons = [UIButton(self.move_label(move, lang), "move", str(index)) for index, move in enumerate(legal)]
+        buttons = [UIButton(self.move_label(move, lang), "move", move=move) for move in legal]
         return _rows(buttons, self.buttons_per_row)
+
+    def selected(self, view: dict[str, Any], pick: str | None) -> tuple[int, ...]:
+        """Rack positions (0-based) to mark in the picture for this picking state."""
+        return (int(pick),) if pick is not None and pick.isdigit() else ()
 
     def move_label(self, move: str, lang: str) -> str:
         return move

@@ -20,19 +20,18 @@ class KenzaUI(GameUI):
 
     def rack_buttons(self, view: dict[str, Any], legal: list[str], lang: str, pick: str | None) -> list[list[UIButton]]:
         hand: list[str] = view.get("hand", [])
-        by_card: dict[str, list[int]] = {}
-        for index, move in enumerate(legal):
-            by_card.setdefault(move.split()[1], []).append(index)
+        by_card: dict[str, list[str]] = {}
+        for move in legal:
+            by_card.setdefault(move.split()[1], []).append(move)
         if pick is not None and pick.isdigit() and int(pick) < len(hand) and len(by_card.get(hand[int(pick)], [])) > 1:
-            card = hand[int(pick)]
-            choices = [UIButton(self._take_label(legal[i], lang), "move", str(i)) for i in by_card[card]]
+            choices = [UIButton(self._take_label(move, lang), "move", move=move) for move in by_card[hand[int(pick)]]]
             return rows(choices, 2) + [[UIButton(t(lang, "btn.back"), "back")]]
         buttons = []
         for position, card in enumerate(hand):
             moves = by_card.get(card, [])
             label = f"{position + 1}. {card_label(card)}"
             if len(moves) == 1:
-                buttons.append(UIButton(label, "move", str(moves[0])))
+                buttons.append(UIButton(label, "move", move=moves[0]))
             elif moves:
                 buttons.append(UIButton(label + " …", "pick", str(position)))
         return rows(buttons, 3)
