@@ -121,15 +121,14 @@ class NormalBot:
                 meld = by_number[number]
                 size = len(meld["cards"])
                 completes = size < 7 <= size + len(cards)
-                if wilds and not (completes or (short and size >= 5)):
+                pushes = short and (size >= 5 or (size >= 4 and len(hand) <= 4))
+                if wilds and not (completes or pushes):
                     continue
                 if wilds and meld["canasta"] == "natural":
                     continue
                 if left < 3 and not completes:
                     continue
                 score = naturals * 10 + (60 if completes else 0) - len(wilds) * 5
-            if left < 2:
-                continue  # never strand the last cards except by going out (handled above)
             if best is None or score > best[0]:
                 best = (score, move)
         return best[1] if best else None
