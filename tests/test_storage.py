@@ -193,7 +193,7 @@ async def test_chat_language_and_defaults_merge(store: Store) -> None:
     chat = await store.set_chat_defaults("tg", 5, {"turn_timer": 45, "target": 101})
     assert chat.language == "en" and chat.turn_timer == 45 and chat.defaults["target"] == 101
     chat = await store.set_chat_defaults("tg", 5, {"turn_timer": None})
-    assert chat.turn_timer == CHAT_DEFAULTS["turn_timer"] and chat.defaults["target"] == 101
+    assert chat.turn_timer is None and chat.defaults["target"] == 101  # back to the game's default
     assert (await store.get_chat("dc", 5)).language is None  # same id, other platform: another chat
 
 
