@@ -1,0 +1,159 @@
+"""Telegram updates -> service calls: command messages and button presses, normalised into Actor/ChatRef.
+
+A handler never lets an exception escape: it logs and tells the user something generic, because an unanswered
+callback query leaves the user's button spinning and an exception in PTB only reaches the error log anyway.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable
+
+from telegram import Chat, ReplyParameters, Update, User
+from telegram.constants import ChatMemberStatus, ChatType
+from telegram.error import TelegramError
+from telegram.ext import ContextTypes
+
+from bot.i18n import pick_language, t
+from bot.messages import Actor, ChatRef, Reply, Unreachable
+from bot.service import Service
+from bot.telegram_adapter import commands
+from bot.telegram_adapter.transport import ALERT_LIMIT, PLATFORM, TEXT_LIMIT, TelegramTransport, clip
+
+log = logging.getLogger(__name__)
+
+ADMIN_TTL = 300.0  # seconds an administrator check is trusted
+ADMIN_STATUSES = frozenset({ChatMemberStatus.OWNER, ChatMemberStatus.ADMINISTRATOR})
+
+
+class AdminCache:
+    """Whether a user administers a group, asked with getChatMember only when a command needs it, then kept."""
+
+    def __init__(self, ttl: float = ADMIN_TTL, clock: Callable[[], float] = time.monotonic) -> None:
+        self.ttl = ttl
+        self.clock = clock
+        self._known: dict[tuple[int, int], tuple[bool, float]] = {}
+
+    async def is_admin(self, context: ContextTypes.DEFAULT_TYPE, chat: Chat, user: User) -> bool:
+        if chat.type == ChatType.PRIVATE:
+            return False
+        key = (chat.id, user.id)
+        cached = self._known.get(key)
+        now = self.clock()
+        if cached is not None and cached[1] > now:
+            return cached[0]
+        try:
+            member = await context.bot.get_chat_member(chat.id, user.id)
+        except TelegramError:
+            log.warning("getChatMember failed for chat %s user %s", chat.id, user.id, exc_info=True)
+            return False  # not cached: ask again next time
+        admin = member.status in ADMIN_STATUSES
+        self._known[key] = (admin, now + self.ttl)
+        return admin
+
+
+def actor_for(user: User, is_admin: bool = False) -> Actor:
+    return Actor(PLATFORM, str(user.id), user.full_name or user.username or str(user.id),
+                 language=user.language_code, is_admin=is_admin)
+
+
+def chat_ref(chat: Chat) -> ChatRef:
+    return ChatRef(PLATFORM, str(chat.id), private=chat.type == ChatType.PRIVATE)
+
+
+class Handlers:
+    def __init__(self, service: Service, transport: TelegramTransport, admins: AdminCache | None = None) -> None:
+        self.service = service
+        self.transport = transport
+        self.admins = admins or AdminCache()
+
+    # ------------------------------------------------------------------------------------------------- commands
+    async def on_command(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        message = update.effective_message
+        user = update.effective_user
+        chat = update.effective_chat
+        if message is None or user is None or chat is None:
+            return
+        parsed = commands.parse(message.text, context.bot.username)
+        if parsed is None:
+            return
+        private = chat.type == ChatType.PRIVATE
+        if parsed.name not in commands.COMMANDS and not (private or parsed.addressed):
+            return  # an unknown bare command in a group is probably another bot's
+        try:
+            is_admin = parsed.name in commands.ADMIN_COMMANDS and await self.admins.is_admin(context, chat, user)
+            args = self._stats_target(message, parsed) if parsed.name == "stats" else parsed.args
+            reply = await self.service.command(actor_for(user, is_admin), chat_ref(chat), parsed.name, args)
+        except Exception:
+            log.exception("command /%s from %s in %s failed", parsed.name, user.id, chat.id)
+            reply = Reply(t(pick_language(user.language_code), "err.generic"))
+        await self._answer_command(context, chat, message.message_id, user, reply)
+
+    @staticmethod
+    def _stats_target(message: object, parsed: commands.ParsedCommand) -> list[str]:
+        """`/stats` as a reply to someone, or naming them by a text mention, means that user (players are stored
+        by Telegram user id, which a plain @username does not give us)."""
+        replied = getattr(message, "reply_to_message", None)
+        if not parsed.args and replied is not None and replied.from_user and not replied.from_user.is_bot:
+            return [str(replied.from_user.id)]
+        for entity in getattr(message, "entities", ()) or ():
+            if entity.type == "text_mention" and entity.user is not None:
+                return [str(entity.user.id)]
+        return parsed.args
+
+    async def _answer_command(self, context: ContextTypes.DEFAULT_TYPE, chat: Chat, message_id: int, user: User,
+                              reply: Reply) -> None:
+        try:
+            if reply.text:
+                quote = None if chat.type == ChatType.PRIVATE else ReplyParameters(
+                    message_id, allow_sending_without_reply=True)
+                await context.bot.send_message(chat.id, clip(reply.text, TEXT_LIMIT), reply_parameters=quote)
+            if reply.message is not None:  # never expected on Telegram (racks are pushed); keep it private anyway
+                await self.transport.send(str(user.id), reply.message)
+        except (TelegramError, Unreachable):
+            log.warning("could not answer a command in chat %s", chat.id, exc_info=True)
+
+    # ------------------------------------------------------------------------------------------------- buttons
+    async def on_press(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        query = update.callback_query
+        if query is None:
+            return
+        user = query.from_user
+        lang = pick_language(user.language_code)
+        try:
+            chat = query.message.chat if query.message is not None else None
+            ref = chat_ref(chat) if chat is not None else ChatRef(PLATFORM, str(user.id), private=True)
+            data = query.data or ""
+            is_admin = chat is not None and data.split(":", 1)[0] == "x" and await self.admins.is_admin(
+                context, chat, user)
+            reply = await self.service.press(actor_for(user, is_admin), ref, data)
+        except Exception:
+            log.exception("button %r from %s failed", query.data, user.id)
+            reply = Reply(t(lang, "err.generic"), alert=True)
+        await self._answer_press(context, query, user, lang, reply)
+
+    async def _answer_press(self, context: ContextTypes.DEFAULT_TYPE, query: object, user: User, lang: str,
+                            reply: Reply) -> None:
+        """Answer the callback query always (even with no text), so the client stops its spinner."""
+        text = reply.text
+        if len(text) > ALERT_LIMIT:
+            # Telegram refuses longer answers; the whole text goes to the user's private chat instead.
+            try:
+                await context.bot.send_message(user.id, clip(text, TEXT_LIMIT))
+                text = t(lang, "reply.in_private")
+            except TelegramError:
+                text = clip(text, ALERT_LIMIT)
+        try:
+            await query.answer(text or None, show_alert=reply.alert and bool(text))
+        except TelegramError:
+            log.warning("answerCallbackQuery failed", exc_info=True)
+        if reply.message is not None:
+            try:
+                await self.transport.send(str(user.id), reply.message)
+            except (TelegramError, Unreachable):
+                log.warning("could not deliver a private reply to %s", user.id, exc_info=True)
+
+    # ------------------------------------------------------------------------------------------------- errors
+    async def on_error(self, update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
+        log.error("unhandled error for update %r", update, exc_info=context.error)

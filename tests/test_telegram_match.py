@@ -1,0 +1,190 @@
+"""Whole Kenza matches through the real python-telegram-bot Application, by button presses only.
+
+The test reads every keyboard from the recorded Bot API calls (the lobby's sendMessage/editMessageText in the
+group, each human's rack from sendPhoto/editMessageMedia in their private chat) and presses the first legal button,
+so anything the adapter or the service shows wrongly breaks the match.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+
+import engine
+from bot.games.kenza import card_label
+from storage import Store
+from tests.tg_harness import GROUP_ID, Bot, FakeTelegram, first_data, user
+
+ALICE = user(111, "Alice")
+BADR = user(222, "Badr", language="ar")
+CHAMS = user(333, "Chams")
+DINA = user(444, "Dina")
+MAX_PRESSES = 1500
+
+
+@pytest.fixture
+async def store(tmp_path):
+    store = await Store.open(str(tmp_path / "db.sqlite"))
+    yield store
+    await store.close()
+
+
+def group_keyboard(server: FakeTelegram, prefix: str) -> tuple[int, list[list[dict[str, Any]]]]:
+    """The newest text message in the group carrying a button whose code starts with `prefix`."""
+    for call in reversed(server.calls_to(GROUP_ID)):
+        if call.method in ("sendMessage", "editMessageText") and call.status == 200 and first_data(
+                (call.markup or {}).get("inline_keyboard", []), prefix):
+            return int(call.params.get("message_id") or call.sent_id), call.markup["inline_keyboard"]
+    raise AssertionError(f"no {prefix!r} keyboard in the group")
+
+
+def lobby_keyboard(server: FakeTelegram) -> tuple[int, list[list[dict[str, Any]]]]:
+    return group_keyboard(server, "j:")
+
+
+async def open_table(bot: Bot, creator: dict[str, Any], joiners: list[dict[str, Any]], bots: int = 0,
+                     target_presses: int = 2) -> int:
+    """/new -> pick Kenza -> cycle the target option -> joins and bots -> Start. Returns the match id."""
+    server = bot.server
+    await bot.command(creator, GROUP_ID, "/new")
+    picker_id, picker = group_keyboard(server, "n:")
+    answer = await bot.press_button(creator, GROUP_ID, picker_id, picker, "n:0:kenza")
+    assert not answer.get("show_alert")
+    message_id, keyboard = lobby_keyboard(server)
+    for _ in range(target_presses):  # 151 -> 301 -> 101: a shorter match
+        data = next(b["callback_data"] for row in keyboard for b in row if b.get("callback_data", "").endswith(
+            ":target"))
+        await bot.press(creator, GROUP_ID, message_id, data)
+        message_id, keyboard = lobby_keyboard(server)
+    for joiner in joiners:
+        await bot.press_button(joiner, GROUP_ID, message_id, keyboard, "j:")
+        message_id, keyboard = lobby_keyboard(server)
+    for _ in range(bots):
+        await bot.press_button(creator, GROUP_ID, message_id, keyboard, "b:")
+        message_id, keyboard = lobby_keyboard(server)
+    answer = await bot.press_button(creator, GROUP_ID, message_id, keyboard, "s:")
+    assert not answer.get("show_alert"), answer
+    match = await bot.store.lobby_or_active_match("telegram", str(GROUP_ID))
+    assert match is not None and match.status == "active"
+    return match.id
+
+
+async def seat_to_move(store: Store, match_id: int) -> tuple[Any, int | None]:
+    match = await store.get_match(match_id)
+    state = engine.get(match.game).from_json(match.snapshot)
+    return match, engine.get(match.game).to_move(state) if match.status == "active" else None
+
+
+async def play_one(bot: Bot, match_id: int, humans: dict[int, dict[str, Any]]) -> None:
+    """The human to move presses the first move button of their rack (two steps when it is a pick)."""
+    match, seat = await seat_to_move(bot.store, match_id)
+    who = humans[seat]
+    message_id, keyboard = bot.server.rack(who["id"])
+    data = first_data(keyboard, "m:", "p:")
+    assert data is not None, f"seat {seat} to move but its rack has no move button: {keyboard}"
+    assert data.split(":")[2] == str(match.version), "the rack shows an old version"
+    answer = await bot.press(who, who["id"], message_id, data)
+    if data.startswith("p:"):
+        assert not answer.get("show_alert"), answer
+        message_id, keyboard = bot.server.rack(who["id"])
+        data = first_data(keyboard, "m:")
+        assert data is not None, keyboard
+        answer = await bot.press(who, who["id"], message_id, data)
+    assert not answer.get("show_alert"), answer
+    after = await bot.store.get_match(match_id)
+    assert after.version > match.version
+
+
+async def play_out(bot: Bot, match_id: int, humans: dict[int, dict[str, Any]]) -> int:
+    for presses in range(MAX_PRESSES):
+        match, seat = await seat_to_move(bot.store, match_id)
+        if match.status != "active":
+            return presses
+        await play_one(bot, match_id, humans)
+    raise AssertionError("the match did not end")
+
+
+class PrivacyWatch:
+    """Checks each call as it is made: nothing in the group names a card held in any hand, and no private chat
+    names a card another seat holds (cards named by the last few moves are public, even after a redeal)."""
+
+    def __init__(self, store: Store, seats_by_user: dict[str, int]) -> None:
+        self.store = store
+        self.seats_by_user = seats_by_user
+        self.match_id: int | None = None
+        self.checked = 0
+
+    async def __call__(self, call: Any) -> None:
+        if self.match_id is None or call.chat_id is None:
+            return
+        shown = call.shown_text + "\n" + "\n".join(call.button_labels)
+        if not shown.strip():
+            return
+        match = await self.store.get_match(self.match_id)
+        if match is None or match.snapshot is None:
+            return
+        recent = " ".join(record.move for record in (await self.store.moves(self.match_id))[-8:])
+        public = set(recent.split())
+        hands: list[list[str]] = match.snapshot["hands"]
+        if call.chat_id == str(GROUP_ID):
+            secret = {card for hand in hands for card in hand}
+        else:
+            own = self.seats_by_user.get(call.chat_id)
+            secret = {card for seat, hand in enumerate(hands) if seat != own for card in hand}
+        for card in secret - public:
+            for pattern in (rf"(?<![0-9A-Za-z]){re.escape(card)}(?![0-9A-Za-z])",
+                            rf"(?<![0-9]){re.escape(card_label(card))}"):
+                assert not re.search(pattern, shown), f"{card} leaked to chat {call.chat_id} by {call.method}"
+        self.checked += 1
+
+
+async def test_two_humans_play_a_whole_match_by_buttons(store):
+    server = FakeTelegram()
+    watch = PrivacyWatch(store, {"111": 0, "222": 1})
+    server.on_call = watch
+    async with Bot(server, store) as bot:
+        match_id = await open_table(bot, ALICE, [BADR])
+        watch.match_id = match_id
+        seats = await store.seats(match_id)
+        assert [s.player_id is not None for s in seats] == [True, True]
+        table = [c for c in server.calls_to(GROUP_ID) if c.method == "sendPhoto"]
+        assert len(table) == 1, "one table message per match"
+        presses = await play_out(bot, match_id, {0: ALICE, 1: BADR})
+        match = await store.get_match(match_id)
+        assert match.status == "finished" and match.options["target"] == 101
+        assert presses > 20
+        # The table was edited in place all along: still one picture in the group, edits on its id only.
+        assert len([c for c in server.calls_to(GROUP_ID) if c.method == "sendPhoto"]) == 1
+        edits = [c for c in server.calls_to(GROUP_ID) if c.method == "editMessageMedia"]
+        assert len(edits) >= presses and {int(c.params["message_id"]) for c in edits} == {table[0].sent_id}
+        final = server.latest(GROUP_ID, "editMessageMedia")
+        assert "🏆" in final.shown_text or "🤝" in final.shown_text
+        assert not (final.markup or {}).get("inline_keyboard"), "a finished table has no buttons"
+        top = await bot.command(ALICE, GROUP_ID, "/top kenza")
+        assert top is not None and ("Alice" in top.params["text"] and "Badr" in top.params["text"])
+        assert watch.checked > presses
+
+
+async def test_two_humans_and_two_bots_play_a_whole_match(store):
+    server = FakeTelegram()
+    watch = PrivacyWatch(store, {"111": 0, "333": 1})
+    server.on_call = watch
+    async with Bot(server, store, seed=5) as bot:
+        match_id = await open_table(bot, ALICE, [CHAMS], bots=2)
+        watch.match_id = match_id
+        seats = await store.seats(match_id)
+        assert [s.is_human for s in seats] == [True, True, False, False]
+        humans = {0: ALICE, 1: CHAMS}
+        presses = await play_out(bot, match_id, humans)
+        match = await store.get_match(match_id)
+        assert match.status == "finished" and presses > 10
+        moves = await store.moves(match_id)
+        assert {m.actor for m in moves} == {"human", "bot"}
+        # Each human's private chat got racks; no rack ever went to a bot seat or to the group.
+        for who in humans.values():
+            assert server.calls_to(who["id"]) and server.rack(who["id"]) is not None
+        assert len([c for c in server.calls_to(GROUP_ID) if c.method == "sendPhoto"]) == 1
+        stats = await bot.command(CHAMS, GROUP_ID, "/stats")
+        assert stats is not None and "Chams" in stats.params["text"]

@@ -1,0 +1,388 @@
+"""A Bot API stand-in for driving the real python-telegram-bot `Application` without a network.
+
+`FakeTelegram` keeps the server's side (messages per chat, incrementing message ids, chats that refuse the bot,
+one-shot 429s) so that two `RecordingRequest`s can talk to the same server across a simulated restart.
+`RecordingRequest` is the `BaseRequest` the application is built with: every API call is recorded (method,
+parameters, uploaded files) and answered with Telegram-shaped JSON, including Telegram's real error texts, so the
+adapter's error mapping is exercised the way production would exercise it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import itertools
+import json
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from telegram import Update
+from telegram.request import BaseRequest, RequestData
+
+BOT_ID = 7000001
+BOT_USERNAME = "majlis_test_bot"
+GROUP_ID = -1001234567890
+
+NOT_MODIFIED = ("Bad Request: message is not modified: specified new message content and reply markup are exactly "
+                "the same as a current content and reply markup of the message")
+CANT_INITIATE = "Forbidden: bot can't initiate conversation with a user"
+
+
+@dataclass
+class Call:
+    """One Bot API request as the server saw it."""
+
+    method: str
+    params: dict[str, Any]
+    files: dict[str, bytes]
+    status: int = 200
+    sent_id: int | None = None  # the message id the server answered a send with
+
+    @property
+    def chat_id(self) -> str | None:
+        value = self.params.get("chat_id")
+        return None if value is None else str(value)
+
+    @property
+    def markup(self) -> dict[str, Any] | None:
+        return _as_dict(self.params.get("reply_markup"))
+
+    @property
+    def shown_text(self) -> str:
+        """The words a user sees from this call: text, caption (also inside editMessageMedia's media)."""
+        media = _as_dict(self.params.get("media")) or {}
+        parts = [self.params.get("text"), self.params.get("caption"), media.get("caption")]
+        return "\n".join(str(part) for part in parts if part)
+
+    @property
+    def button_labels(self) -> list[str]:
+        markup = self.markup or {}
+        return [button["text"] for row in markup.get("inline_keyboard", []) for button in row]
+
+
+@dataclass
+class StoredMessage:
+    chat_id: str
+    message_id: int
+    text: str | None = None
+    caption: str | None = None
+    photo_digest: str | None = None
+    markup: dict[str, Any] | None = None
+
+    def as_json(self, chats: FakeTelegram) -> dict[str, Any]:
+        data: dict[str, Any] = {"message_id": self.message_id, "date": int(time.time()),
+                                "chat": chats.chat_json(self.chat_id),
+                                "from": {"id": BOT_ID, "is_bot": True, "first_name": "Majlis",
+                                         "username": BOT_USERNAME}}
+        if self.photo_digest is not None:
+            data["photo"] = [{"file_id": f"ph{self.photo_digest[:16]}", "file_unique_id": self.photo_digest[:12],
+                              "width": 800, "height": 450}]
+            if self.caption:
+                data["caption"] = self.caption
+        else:
+            data["text"] = self.text or ""
+        if self.markup and self.markup.get("inline_keyboard"):
+            data["reply_markup"] = self.markup
+        return data
+
+
+@dataclass
+class FakeTelegram:
+    """The server side: survives an application restart when handed to a second RecordingRequest."""
+
+    calls: list[Call] = field(default_factory=list)
+    messages: dict[tuple[str, int], StoredMessage] = field(default_factory=dict)
+    blocked: set[str] = field(default_factory=set)  # private chats whose user never opened the bot
+    admins: set[str] = field(default_factory=set)  # user ids that are administrators of the group
+    retry_once: dict[str, int] = field(default_factory=dict)  # method -> retry_after seconds, answered once
+    on_call: Callable[[Call], Awaitable[None]] | None = None
+    _ids: itertools.count = field(default_factory=lambda: itertools.count(100))
+    _update_ids: itertools.count = field(default_factory=lambda: itertools.count(1))
+
+    # ------------------------------------------------------------------------------------------------- queries
+    def api_calls(self, *methods: str) -> list[Call]:
+        """Recorded calls, without the polling loop's own getUpdates."""
+        return [call for call in self.calls if call.method != "getUpdates" and (not methods or call.method in methods)]
+
+    def calls_to(self, chat_id: str | int) -> list[Call]:
+        return [call for call in self.api_calls() if call.chat_id == str(chat_id)]
+
+    def latest(self, chat_id: str | int, *methods: str) -> Call | None:
+        for call in reversed(self.calls_to(chat_id)):
+            if call.status == 200 and (not methods or call.method in methods):
+                return call
+        return None
+
+    def rack(self, chat_id: str | int) -> tuple[int, list[list[dict[str, Any]]]] | None:
+        """(message_id, keyboard) of the newest picture in a private chat, read from sendPhoto/editMessageMedia."""
+        call = self.latest(chat_id, "sendPhoto", "editMessageMedia")
+        if call is None:
+            return None
+        message_id = call.params.get("message_id") or call.sent_id
+        return int(message_id), (call.markup or {}).get("inline_keyboard", [])
+
+    def chat_json(self, chat_id: str) -> dict[str, Any]:
+        if int(chat_id) < 0:
+            return {"id": int(chat_id), "type": "supergroup", "title": "Majlis test group"}
+        return {"id": int(chat_id), "type": "private", "first_name": f"user{chat_id}"}
+
+    # ------------------------------------------------------------------------------------------------- updates
+    def command(self, bot: Any, user: dict[str, Any], chat_id: str | int, text: str) -> Update:
+        """An incoming message with a bot command at its start (entity included, as Telegram sends it)."""
+        message_id = next(self._ids)
+        word = text.split()[0]
+        payload = {
+            "update_id": next(self._update_ids),
+            "message": {
+                "message_id": message_id, "date": int(time.time()), "chat": self.chat_json(str(chat_id)),
+                "from": user, "text": text,
+                "entities": [{"type": "bot_command", "offset": 0, "length": len(word)}],
+            },
+        }
+        return Update.de_json(payload, bot)
+
+    def press(self, bot: Any, user: dict[str, Any], chat_id: str | int, message_id: int, data: str) -> Update:
+        """A button press on a message the server holds (or a made-up one for forged presses)."""
+        stored = self.messages.get((str(chat_id), int(message_id))) or StoredMessage(str(chat_id), int(message_id),
+                                                                                      text="?")
+        payload = {
+            "update_id": next(self._update_ids),
+            "callback_query": {
+                "id": str(next(self._update_ids) + 900000), "from": user, "chat_instance": "ci" + str(chat_id),
+                "data": data, "message": stored.as_json(self),
+            },
+        }
+        return Update.de_json(payload, bot)
+
+    # ------------------------------------------------------------------------------------------------- answers
+    async def handle(self, method: str, params: dict[str, Any], files: dict[str, bytes]) -> tuple[int, Any]:
+        call = Call(method, params, files)
+        self.calls.append(call)
+        if self.on_call is not None and method != "getUpdates":
+            await self.on_call(call)
+        if method in self.retry_once:
+            seconds = self.retry_once.pop(method)
+            call.status = 429
+            return 429, {"ok": False, "error_code": 429, "description": f"Too Many Requests: retry after {seconds}",
+                         "parameters": {"retry_after": seconds}}
+        chat = call.chat_id
+        if chat is not None and chat in self.blocked:
+            call.status = 403
+            return 403, {"ok": False, "error_code": 403, "description": CANT_INITIATE}
+        status, result = self._answer(method, params, files, call)
+        call.status = status
+        if status != 200:
+            return status, {"ok": False, "error_code": status, "description": result}
+        return 200, {"ok": True, "result": result}
+
+    def _answer(self, method: str, params: dict[str, Any], files: dict[str, bytes], call: Call) -> tuple[int, Any]:
+        chat = call.chat_id
+        if method == "getMe":
+            return 200, {"id": BOT_ID, "is_bot": True, "first_name": "Majlis", "username": BOT_USERNAME,
+                         "can_join_groups": True, "can_read_all_group_messages": False,
+                         "supports_inline_queries": False}
+        if method in ("setMyCommands", "deleteWebhook", "answerCallbackQuery", "setWebhook", "deleteMyCommands"):
+            return 200, True
+        if method == "getUpdates":
+            return 200, []
+        if method == "getChatMember":
+            user_id = str(params["user_id"])
+            user = {"id": int(user_id), "is_bot": False, "first_name": f"user{user_id}"}
+            if user_id in self.admins:
+                rights = dict.fromkeys((
+                    "can_be_edited", "is_anonymous", "can_manage_chat", "can_delete_messages",
+                    "can_manage_video_chats", "can_restrict_members", "can_promote_members", "can_change_info",
+                    "can_invite_users", "can_post_stories", "can_edit_stories", "can_delete_stories"), False)
+                return 200, {"status": "administrator", "user": user, **rights, "can_manage_chat": True}
+            return 200, {"status": "member", "user": user}
+        if method in ("sendMessage", "sendPhoto"):
+            stored = StoredMessage(chat, next(self._ids), markup=_as_dict(params.get("reply_markup")))
+            if method == "sendPhoto":
+                stored.photo_digest = _digest(files.get("photo", b""))
+                stored.caption = params.get("caption")
+            else:
+                stored.text = params.get("text")
+            self.messages[(chat, stored.message_id)] = stored
+            call.sent_id = stored.message_id
+            return 200, stored.as_json(self)
+        if method.startswith("editMessage"):
+            return self._edit(method, params, files, chat)
+        if method == "deleteMessage":
+            if self.messages.pop((chat, int(params["message_id"])), None) is None:
+                return 400, "Bad Request: message to delete not found"
+            return 200, True
+        return 400, f"Bad Request: method {method} is not emulated by the test server"
+
+    def _edit(self, method: str, params: dict[str, Any], files: dict[str, bytes], chat: str) -> tuple[int, Any]:
+        stored = self.messages.get((chat, int(params["message_id"])))
+        if stored is None:
+            return 400, "Bad Request: message to edit not found"
+        markup = _as_dict(params.get("reply_markup"))
+        if method == "editMessageMedia":
+            if stored.photo_digest is None:
+                return 400, "Bad Request: there is no media in the message to edit"
+            media = _as_dict(params["media"]) or {}
+            name = str(media.get("media", "")).removeprefix("attach://")
+            new = (_digest(files.get(name, b"")), media.get("caption"), markup)
+            if new == (stored.photo_digest, stored.caption, stored.markup):
+                return 400, NOT_MODIFIED
+            stored.photo_digest, stored.caption, stored.markup = new
+        elif method == "editMessageText":
+            if stored.photo_digest is not None:
+                return 400, "Bad Request: there is no text in the message to edit"
+            if (params.get("text"), markup) == (stored.text, stored.markup):
+                return 400, NOT_MODIFIED
+            stored.text, stored.markup = params.get("text"), markup
+        elif method == "editMessageCaption":
+            if stored.photo_digest is None:
+                return 400, "Bad Request: there is no caption in the message to edit"
+            stored.caption, stored.markup = params.get("caption"), markup
+        elif method == "editMessageReplyMarkup":
+            stored.markup = markup
+        else:
+            return 400, f"Bad Request: method {method} is not emulated by the test server"
+        return 200, stored.as_json(self)
+
+
+class RecordingRequest(BaseRequest):
+    """The `BaseRequest` handed to `ApplicationBuilder.request(...)` and `.get_updates_request(...)`."""
+
+    def __init__(self, server: FakeTelegram | None = None, poll_wait: float = 0.05) -> None:
+        self.server = server or FakeTelegram()
+        self.poll_wait = poll_wait
+
+    @property
+    def read_timeout(self) -> float | None:
+        return 5.0
+
+    async def initialize(self) -> None:
+        return None
+
+    async def shutdown(self) -> None:
+        return None
+
+    async def do_request(
+        self,
+        url: str,
+        method: str,
+        request_data: RequestData | None = None,
+        read_timeout: Any = None,
+        write_timeout: Any = None,
+        connect_timeout: Any = None,
+        pool_timeout: Any = None,
+    ) -> tuple[int, bytes]:
+        api_method = url.rsplit("/", 1)[-1]
+        params: dict[str, Any] = dict(request_data.parameters) if request_data else {}
+        files: dict[str, bytes] = {}
+        if request_data is not None and request_data.contains_files:
+            for name, value in request_data.multipart_data.items():
+                content = value[1] if isinstance(value, tuple) else value
+                files[name] = content if isinstance(content, bytes) else content.read()
+        if api_method == "getUpdates":
+            await asyncio.sleep(self.poll_wait)  # a short long-poll, so the polling loop does not spin
+        status, body = await self.server.handle(api_method, params, files)
+        return status, json.dumps(body).encode()
+
+
+def user(user_id: int, name: str, language: str = "en") -> dict[str, Any]:
+    return {"id": user_id, "is_bot": False, "first_name": name, "language_code": language}
+
+
+def _digest(data: bytes) -> str:
+    return hashlib.sha1(data).hexdigest()
+
+
+def _as_dict(value: Any) -> dict[str, Any] | None:
+    if value is None:
+        return None
+    if isinstance(value, str):
+        return json.loads(value)
+    return value
+
+
+# ===================================================================================================== driving
+def test_settings(token: str = "123456:TEST-TOKEN", base_url: str | None = None) -> Any:
+    from bot.config import Settings
+
+    return Settings(telegram_token=token, telegram_base_url=base_url, telegram_webhook_url=None,
+                    telegram_webhook_port=8443, discord_token=None, discord_guild_id=None, database_url=None)
+
+
+class Clock:
+    """A clock the test moves by hand (turn timers)."""
+
+    def __init__(self, now: float = 1_700_000_000.0) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
+
+
+class Bot:
+    """One running adapter on a `FakeTelegram`: the real Application, Service and Store, fed updates by hand."""
+
+    def __init__(self, server: FakeTelegram, store: Any, *, clock: Callable[[], float] | None = None,
+                 seed: int = 1, images: bool = True) -> None:
+        import random
+
+        from bot.service import Service
+        from bot.telegram_adapter import TelegramAdapter
+
+        self.server = server
+        self.store = store
+        self.service = Service(store, clock=clock or time.time, seed_source=random.Random(seed))
+        self.request = RecordingRequest(server)
+        self.adapter = TelegramAdapter.for_tests(self.service, test_settings(), self.request, images=images)
+
+    @property
+    def bot(self) -> Any:
+        return self.adapter.application.bot
+
+    async def __aenter__(self) -> Bot:
+        await self.adapter.start()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.adapter.stop()
+
+    async def command(self, who: dict[str, Any], chat_id: str | int, text: str) -> Call | None:
+        """Send a command; returns the bot's text reply in that chat, if it sent one."""
+        before = len(self.server.calls)
+        await self.adapter.process(self.server.command(self.bot, who, chat_id, text))
+        for call in self.server.calls[before:]:
+            if call.method == "sendMessage" and call.chat_id == str(chat_id) and call.params.get("reply_parameters"
+                                                                                                 ) is not None:
+                return call
+        replies = [c for c in self.server.calls[before:] if c.method == "sendMessage" and c.chat_id == str(chat_id)]
+        return replies[-1] if replies else None
+
+    async def press(self, who: dict[str, Any], chat_id: str | int, message_id: int, data: str) -> dict[str, Any]:
+        """Press a button; returns the answerCallbackQuery parameters (there must be exactly one)."""
+        update = self.server.press(self.bot, who, chat_id, message_id, data)
+        before = len(self.server.calls)
+        await self.adapter.process(update)
+        answers = [c.params for c in self.server.calls[before:] if c.method == "answerCallbackQuery"
+                   and c.params.get("callback_query_id") == update.callback_query.id and c.status == 200]
+        assert len(answers) == 1, f"callback {data!r} answered {len(answers)} times"
+        return answers[0]
+
+    async def press_button(self, who: dict[str, Any], chat_id: str | int, message_id: int,
+                           keyboard: list[list[dict[str, Any]]], prefix: str) -> dict[str, Any]:
+        """Press the first button whose callback_data starts with `prefix`."""
+        data = first_data(keyboard, prefix)
+        assert data is not None, f"no {prefix!r} button in {keyboard}"
+        return await self.press(who, chat_id, message_id, data)
+
+
+def first_data(keyboard: list[list[dict[str, Any]]], *prefixes: str) -> str | None:
+    for row in keyboard:
+        for button in row:
+            data = button.get("callback_data")
+            if data and data.startswith(prefixes):
+                return data
+    return None
