@@ -18,6 +18,8 @@ Decisions the rules file leaves open, taken as the seed's app would play them:
 - A meld or addition may leave the player with one card or none only when the team could go out then; black 3s
   are melded only in such a going-out move.
 - Going out concealed: the player's team had no meld when the turn began; taking the pile does not prevent it.
+- Once the stock is gone, `pass` is also the only move of a player who cannot take the discard; it ends the
+  hand (the rules: "the hand ends when a player cannot or does not take it").
 - The opening minimum applies to a concealed going out too (the rules file names no exception).
 - With two players and no `variant` given the default `classic4` still applies, so `players=2` needs
   `{"variant": "duo"}` (ValueError otherwise), as the brief's validation asks.
@@ -42,7 +44,6 @@ from engine.canasta.cards import (
     rank_key,
     sort_cards,
     total,
-    value,
 )
 from engine.canasta.melds import (
     Slot,
@@ -930,4 +931,4 @@ def _end_hand(state: State, went_out: int | None) -> None:
 
 GAME = CanastaGame()
 
-__all__ = ["GAME", "CanastaGame", "VARIANTS", "minimum_meld", "value"]
+__all__ = ["GAME", "CanastaGame", "VARIANTS", "minimum_meld"]
