@@ -46,7 +46,8 @@ async def _play(game: str, players: int, variant: str | None, target: int | None
         return 2
     info = engine.get(game).info
     if not info.min_players <= players <= info.max_players:
-        print(f"{info.id}: {info.min_players}-{info.max_players} players", file=sys.stderr)
+        print(t(lang, "err.players_range", game=info.names.get(lang, info.id), min=info.min_players,
+                max=info.max_players), file=sys.stderr)
         return 2
     options = {key: str(value) for key, value in (("variant", variant), ("target", target)) if value is not None}
     store = await Store.open(":memory:")

@@ -8,9 +8,11 @@ command (`/score`, `/hand`, `/rules`, `/lang en`). Ctrl-C or Ctrl-D leaves.
 from __future__ import annotations
 
 import asyncio
+import inspect
 import itertools
 import sys
-from collections.abc import Callable
+import threading
+from collections.abc import Awaitable, Callable
 from typing import TextIO
 
 from bot import callbacks
@@ -63,6 +65,36 @@ class ConsoleTransport:
         print("\n".join(lines), file=self.out, flush=True)
 
 
+class StdinReader:
+    """Reads lines in a daemon thread, so a pending prompt never keeps the process alive after Ctrl-C."""
+
+    def __init__(self) -> None:
+        self._loop = asyncio.get_running_loop()
+        self._lines: asyncio.Queue[str | None] = asyncio.Queue()
+        self._waiting = threading.Event()
+        threading.Thread(target=self._pump, daemon=True).start()
+
+    def _pump(self) -> None:
+        while True:
+            self._waiting.wait()
+            self._waiting.clear()
+            try:
+                line: str | None = input()
+            except (EOFError, KeyboardInterrupt, OSError):
+                line = None
+            self._loop.call_soon_threadsafe(self._lines.put_nowait, line)
+            if line is None:
+                return
+
+    async def __call__(self, prompt: str) -> str:
+        print(prompt, end="", flush=True)
+        self._waiting.set()
+        line = await self._lines.get()
+        if line is None:
+            raise EOFError
+        return line
+
+
 async def play(
     service: Service,
     transport: ConsoleTransport,
@@ -70,7 +102,7 @@ async def play(
     players: int,
     options: dict[str, str],
     lang: str,
-    read: Callable[[str], str] = input,
+    read: Callable[[str], str | Awaitable[str]] | None = None,
     name: str = "You",
 ) -> None:
     """Open a table with you and bots, then read moves until the match ends or you leave."""
@@ -78,6 +110,7 @@ async def play(
     table = ChatRef(PLATFORM, TABLE_CHAT)
     private = ChatRef(PLATFORM, YOU, private=True)
     say = _printer(transport)
+    read = read or StdinReader()
     say(await service.command(you, table, "lang", [lang]))
     say(await service.command(you, table, "new", [game_id, *(f"{k}={v}" for k, v in options.items())]))
     match = await service.store.lobby_or_active_match(PLATFORM, TABLE_CHAT)
@@ -93,7 +126,8 @@ async def play(
             print(t(lang, "console.bye"), file=transport.out)
             return
         try:
-            text = (await asyncio.to_thread(read, prompt)).strip()
+            answer = read(prompt)
+            text = (await answer if inspect.isawaitable(answer) else answer).strip()
         except (EOFError, KeyboardInterrupt):
             print("\n" + t(lang, "console.bye"), file=transport.out)
             return

@@ -71,7 +71,7 @@ class Service:
             "new": self._cmd_new, "join": self._cmd_join, "leave": self._cmd_leave, "start": self._cmd_start,
             "cancel": self._cmd_cancel, "hand": self._cmd_hand, "score": self._cmd_score, "top": self._cmd_top,
             "stats": self._cmd_stats, "rules": self._cmd_rules, "lang": self._cmd_lang, "help": self._cmd_help,
-            "m": self._cmd_move, "back": self._cmd_back,
+            "m": self._cmd_move, "back": self._cmd_back, "timer": self._cmd_timer,
         }.get(name)
         if handler is None:
             return Reply(t(lang, "err.unknown_command"))
@@ -170,6 +170,21 @@ class Service:
             await self.store.set_chat_language(chat.platform, chat.chat_id, choice)
             return Reply(t(choice, "lang.chat_set"))
         return Reply(t(choice, "lang.set"))
+
+    async def _cmd_timer(self, actor: Actor, chat: ChatRef, player_id: int, lang: str, args: list[str]) -> Reply:
+        """`/timer SECONDS` (admins): this chat's turn timer; 0 switches it off, `default` gives each game's own."""
+        if chat.private:
+            return Reply(t(lang, "err.group_only"))
+        if not actor.is_admin:
+            return Reply(t(lang, "err.admin_only"))
+        choice = args[0].lower() if args else ""
+        if choice == "default":
+            await self.store.set_chat_defaults(chat.platform, chat.chat_id, {"turn_timer": None})
+            return Reply(t(lang, "timer.default"))
+        if not choice.isdigit() or not (int(choice) == 0 or 10 <= int(choice) <= 3600):
+            return Reply(t(lang, "timer.usage"))
+        await self.store.set_chat_defaults(chat.platform, chat.chat_id, {"turn_timer": int(choice)})
+        return Reply(t(lang, "timer.off") if int(choice) == 0 else t(lang, "timer.set", seconds=int(choice)))
 
     async def _cmd_new(self, actor: Actor, chat: ChatRef, player_id: int, lang: str, args: list[str]) -> Reply:
         if chat.private:
@@ -383,7 +398,10 @@ class Service:
                 t(chat_lang, "lobby.need_private", names=", ".join(s.display_name or "?" for s in missing)),
                 keyboard=keyboard))
             return Reply(t(lang, "lobby.waiting_private"), alert=True)
-        state = game.new(len(seats), match.options, seed=match.seed)
+        try:
+            state = game.new(len(seats), match.options, seed=match.seed)
+        except ValueError as error:  # e.g. a variant for another number of players
+            return Reply(t(lang, "err.bad_option", reason=str(error)), alert=True)
         deadline = await self._deadline_for(match, state, seats)
         match = await self.store.start_match(match.id, game.to_json(state), deadline)
         await self._show(match, "lobby", None, match.chat_id, presenter.lobby(match, seats, chat_lang))

@@ -1,0 +1,92 @@
+"""The Discord adapter: one client, its slash commands and persistent components, around the shared service."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+
+import discord
+from discord import app_commands
+
+from bot.config import Settings
+from bot.discord_adapter.commands import CatalogTranslator, build_all
+from bot.discord_adapter.interactions import InteractionHandler
+from bot.discord_adapter.transport import DiscordTransport
+from bot.discord_adapter.views import ActionButton, ActionSelect
+from bot.service import Service
+
+log = logging.getLogger(__name__)
+
+READY_TIMEOUT = 30.0
+
+
+class MajlisClient(discord.Client):
+    """A client that needs no privileged intent: everything arrives as interactions."""
+
+    def __init__(self, handler: InteractionHandler, guild_id: int | None) -> None:
+        super().__init__(intents=discord.Intents(guilds=True))
+        self.presser = handler  # read by the dynamic items (views.ActionButton / ActionSelect)
+        self.guild_id = guild_id
+        self.tree = app_commands.CommandTree(self)
+        for command in build_all(handler):
+            self.tree.add_command(command)
+
+    async def setup_hook(self) -> None:
+        # Buttons of messages sent before this start (even by a previous process) match these templates.
+        self.add_dynamic_items(ActionButton, ActionSelect)
+        await self.tree.set_translator(CatalogTranslator())
+        await self.sync_commands()
+
+    async def sync_commands(self) -> None:
+        """Publish the commands: to the development guild at once when one is set, else globally."""
+        guild = discord.Object(self.guild_id) if self.guild_id else None
+        if guild is not None:
+            self.tree.copy_global_to(guild=guild)
+        try:
+            synced = await self.tree.sync(guild=guild)
+        except discord.HTTPException:
+            # Without the applications.commands scope sync fails; buttons and existing commands still work.
+            log.exception("could not sync slash commands")
+            return
+        log.info("synced %d slash commands %s", len(synced), f"to guild {self.guild_id}" if guild else "globally")
+
+
+class DiscordAdapter:
+    def __init__(self, service: Service, settings: Settings) -> None:
+        self.service = service
+        self.settings = settings
+        self.handler = InteractionHandler(service)
+        self.client = MajlisClient(self.handler, settings.discord_guild_id)
+        self.transport = DiscordTransport(self.client)
+        self._connection: asyncio.Task[None] | None = None
+
+    async def login(self) -> None:
+        """Attach the transport and log in (which registers the components and syncs the commands)."""
+        if not self.settings.discord_token:
+            raise RuntimeError("DISCORD_BOT_TOKEN is not set")
+        self.service.attach(self.transport, images=True)
+        await self.client.login(self.settings.discord_token)
+
+    async def start(self) -> None:
+        """Log in, connect to the gateway in the background, and return once ready (or after READY_TIMEOUT)."""
+        await self.login()
+        self._connection = asyncio.create_task(self.client.connect(reconnect=True), name="discord-gateway")
+        ready = asyncio.create_task(self.client.wait_until_ready(), name="discord-ready")
+        done, _ = await asyncio.wait({self._connection, ready}, timeout=READY_TIMEOUT,
+                                     return_when=asyncio.FIRST_COMPLETED)
+        if self._connection in done:
+            ready.cancel()
+            self._connection.result()  # a login/intent error surfaces here
+            raise RuntimeError("the Discord gateway connection ended during start-up")
+        if ready not in done:
+            ready.cancel()
+            log.warning("Discord is not ready after %.0f s; going on while the client keeps connecting", READY_TIMEOUT)
+
+    async def stop(self) -> None:
+        await self.client.close()
+        if self._connection is not None:
+            self._connection.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._connection
+            self._connection = None
