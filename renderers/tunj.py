@@ -1,0 +1,402 @@
+"""Tunj (Crapette) pictures: the whole board in one image, for the table and for a seat's rack.
+
+Reads the Tunj view of the engine: "reserves" [{count, top}], "houses" (8 lists, bottom first), "foundations"
+(8 lists), "hand_sizes", "waste_sizes", "waste_tops", "turned", "claim" {open, by, caller, attempt, broke},
+"scores", "burdens", "to_move", "seat", "round", "target", "last_move", "events", "hand_result", "over",
+"winners", "draw".
+
+Tunj hides almost nothing (the hands are face down even to their owners), so the rack is the same board drawn
+from the seat's side: its own strip at the bottom, its turned card and counts emphasised, and the source it has
+picked (see SOURCE_INDEX) ringed. The board itself is never mirrored for right-to-left languages: H1-H4 stay on
+the left and F1-F8 in the middle so the pictures match the buttons; only the text lines follow the language.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+from renderers import card_base, cards_french
+from renderers.context import RenderContext
+from renderers.layout import Sides
+from renderers.text import draw_text, fit, text_width
+
+FELT = (24, 78, 60)
+PANEL = (33, 100, 77)
+INK = (246, 244, 236)
+MUTED = (176, 208, 190)
+DARK = (34, 30, 24)
+TURN = (250, 198, 70)
+WIN = (255, 214, 90)
+CLAIM = (232, 58, 52)
+CLAIM_TINT = (120, 34, 34)
+PICK = card_base.SELECT[:3]
+
+WIDTH = 740
+PAD = 12
+CARD_H = 72
+CW = card_base.card_width(CARD_H)
+ROW_H = 94
+LABEL_W = 34
+FAN_W = 258
+FAN_STEP = 22
+STRIP_H = 112
+SLOT_W = 84
+HEADER_H = 44
+BANNER_H = 80
+LAST_H = 32
+
+# Positions of the piles a seat can move from, as carried in RenderContext.selected (the rack's "pick"):
+# the reserve, the turned card, then houses H1-H8. A run of k cards adds RUN_BASE + k.
+SOURCE_INDEX = {"R": 0, "T": 1, **{f"H{n}": 1 + n for n in range(1, 9)}}
+RUN_BASE = 100
+
+# x of the board columns (left to right, never mirrored)
+_LEFT_LABEL = PAD
+_LEFT_FAN = PAD + LABEL_W + 2
+_FOUND_X = _LEFT_FAN + FAN_W + 12
+_FOUND_GAP = 10
+_RIGHT_LABEL = _FOUND_X + 2 * CW + _FOUND_GAP + 10
+_RIGHT_FAN = _RIGHT_LABEL + LABEL_W + 2
+
+
+# What an engine reason names, by a phrase each reason of engine/tunj/judge.py contains; first match wins.
+_RULE_PHRASES = (
+    ("priority 1", "p1"),
+    ("priority 2", "p2"),
+    ("priority 3", "p3"),
+    ("turned card must be played", "turned_first"),
+    ("is not a run", "not_run"),
+    ("can only move to a house", "run_target"),
+    ("needs more empty houses", "run_space"),
+    ("cannot go on foundation", "foundation"),
+    ("cannot load", "load"),
+    ("cannot be loaded", "load_empty"),
+    ("cannot go on", "house"),
+)
+
+
+def rule_code(reason: str) -> str:
+    """A short code for an engine reason (its text is English only), so pictures and chat can translate it."""
+    for phrase, code in _RULE_PHRASES:
+        if phrase in reason:
+            return code
+    return "other"
+
+
+def rule_codes(reasons: list[str]) -> list[str]:
+    """Codes of the rules an attempt broke, each once, in the engine's order."""
+    return list(dict.fromkeys(rule_code(str(reason)) for reason in reasons))
+
+
+def short_move(move: str) -> str:
+    """`move H3:2 H7` -> `H3:2 → H7`; other moves unchanged (turn, tunj, expire)."""
+    words = move.split()
+    if len(words) == 3 and words[0] == "move":
+        return f"{words[1]} → {words[2]}"
+    return move
+
+
+class _Board:
+    """One picture being drawn; `me` is the seat drawn at the bottom (seat 0 on the public table)."""
+
+    def __init__(self, view: dict[str, Any], ctx: RenderContext, rack: bool):
+        self.view, self.ctx, self.rack = view, ctx, rack
+        seat = view.get("seat")
+        self.me = seat if rack and seat in (0, 1) else 0
+        claim = view.get("claim") or {}
+        self.claim = claim if claim.get("open") else None
+        self.over = bool(view.get("over"))
+        self.to_move = None if self.over else view.get("to_move")
+        self.marks = self._claim_marks()
+        self.picked, self.picked_run = self._picked()
+        height = HEADER_H + STRIP_H + 4 * ROW_H + 14 + STRIP_H + PAD
+        if self.claim or self.over:
+            height += BANNER_H
+        if self._last_text():
+            height += LAST_H
+        self.image = Image.new("RGB", (WIDTH, height), FELT)
+        self.draw = ImageDraw.Draw(self.image)
+        self.s = Sides(WIDTH, ctx.rtl)
+
+    # ---- what to emphasise ----------------------------------------------------------------------------------
+
+    def _claim_marks(self) -> set[str]:
+        """Piles an open claim's attempt touches: its source and its target, in board pile names."""
+        if not self.claim:
+            return set()
+        words = str(self.claim.get("attempt") or "").split()
+        offender = self.claim.get("by", 0)
+        marks: set[str] = set()
+        if len(words) == 3 and words[0] == "move":
+            src, dst = words[1].split(":")[0], words[2]
+            marks.add({"R": f"R{offender}", "T": "T"}.get(src, src))
+            marks.add({"OR": f"R{1 - offender}", "OW": f"W{1 - offender}"}.get(dst, dst))
+        elif words == ["turn"]:
+            marks.add(f"N{offender}")
+        return marks
+
+    def _picked(self) -> tuple[str | None, int]:
+        """The source the rack's seat has picked (board pile name) and, for a run, its length."""
+        if not self.rack or not self.ctx.selected:
+            return None, 1
+        names = {index: name for name, index in SOURCE_INDEX.items()}
+        pile, run = None, 1
+        for index in self.ctx.selected:
+            if index in names:
+                pile = names[index]
+            elif index > RUN_BASE:
+                run = index - RUN_BASE
+        if pile == "R":
+            pile = f"R{self.me}"
+        return pile, run
+
+    # ---- drawing helpers ------------------------------------------------------------------------------------
+
+    def text(self, offset: float, y: float, text: str, size: int, fill: object, anchor: str = "lm",
+             bold: bool = False) -> None:
+        draw_text(self.draw, (self.s.x(offset), y), text, size, fill, anchor=self.s.anchor(anchor), bold=bold,
+                  raqm=self.ctx.raqm, rtl=self.ctx.rtl)
+
+    def centre(self, x: float, y: float, text: str, size: int, fill: object, bold: bool = False) -> None:
+        draw_text(self.draw, (x, y), text, size, fill, anchor="mm", bold=bold, raqm=self.ctx.raqm, rtl=self.ctx.rtl)
+
+    def card(self, code: str | None, x: float, y: float, chosen: bool = False) -> None:
+        if code is None:
+            return
+        face = cards_french.face(code, CARD_H, chosen)
+        self.image.paste(face, (round(x), round(y)), face)
+
+    def back(self, x: float, y: float) -> None:
+        back = card_base.back(CARD_H, "french")
+        self.image.paste(back, (round(x), round(y)), back)
+
+    def slot(self, x: float, y: float, hint: str = "") -> None:
+        """An empty pile: its outline, and a faint hint of what starts it."""
+        self.draw.rounded_rectangle((x, y, x + CW, y + CARD_H), radius=5, outline=MUTED, width=2)
+        if hint:
+            self.centre(x + CW / 2, y + CARD_H / 2, hint, 18, MUTED, bold=True)
+
+    def ring(self, box: tuple[float, float, float, float], colour: tuple[int, int, int], width: int = 4) -> None:
+        x0, y0, x1, y1 = box
+        self.draw.rounded_rectangle((x0 - 4, y0 - 4, x1 + 4, y1 + 4), radius=8, outline=colour, width=width)
+
+    def emphasis(self, pile: str, box: tuple[float, float, float, float]) -> None:
+        if pile in self.marks:
+            self.ring(box, CLAIM, 5)
+        elif pile == self.picked:
+            self.ring(box, PICK, 4)
+
+    def panel(self, top: float, height: float, fill: tuple[int, int, int] = PANEL,
+              outline: tuple[int, int, int] | None = None) -> None:
+        self.draw.rounded_rectangle((PAD / 2, top, WIDTH - PAD / 2, top + height), radius=10, fill=fill,
+                                    outline=outline, width=3 if outline else 0)
+
+    def pill(self, end_offset: float, middle: float, text: str, size: int, fill: tuple[int, int, int],
+             ink: tuple[int, int, int]) -> None:
+        w = text_width(text, size, bold=True, raqm=self.ctx.raqm, rtl=self.ctx.rtl) + 20
+        end = WIDTH - end_offset
+        self.draw.rounded_rectangle(self.s.box(end - w, w, middle - size * 0.8, middle + size * 0.8),
+                                    radius=size * 0.8, fill=fill)
+        self.centre(self.s.x(end - w / 2), middle, text, size, ink, bold=True)
+
+    # ---- sections -------------------------------------------------------------------------------------------
+
+    def header(self, y: int) -> int:
+        view, ctx = self.view, self.ctx
+        title = f"{ctx.t('game.tunj')} · {ctx.t('tunj.hand_no', n=view.get('round', 1))}"
+        self.text(PAD, y + HEADER_H / 2, title, 21, INK, bold=True)
+        target = view.get("target")
+        goal = ctx.t("target", n=target) if target else ctx.t("tunj.one_hand")
+        if self.rack and not self.over and self.to_move == self.me:
+            self.pill(PAD, y + HEADER_H / 2, ctx.t("your_turn"), 16, TURN, DARK)
+        else:
+            self.text(WIDTH - PAD, y + HEADER_H / 2, goal, 16, MUTED, anchor="rm")
+        return y + HEADER_H
+
+    def banner(self, y: int) -> int:
+        ctx = self.ctx
+        if self.over:
+            self.draw.rounded_rectangle((PAD / 2, y + 4, WIDTH - PAD / 2, y + BANNER_H - 6), radius=10, fill=WIN)
+            self.centre(WIDTH / 2, y + 22, fit(self._winner_line(), 19, WIDTH - 4 * PAD, bold=True,
+                                               raqm=ctx.raqm, rtl=ctx.rtl), 19, DARK, bold=True)
+            self.centre(WIDTH / 2, y + 44, self._result_line(), 14, DARK)
+            return y + BANNER_H
+        claim = self.claim or {}
+        offender, caller = int(claim.get("by") or 0), int(claim.get("caller") or 0)
+        self.draw.rounded_rectangle((PAD / 2, y + 4, WIDTH - PAD / 2, y + BANNER_H - 6), radius=10, fill=CLAIM_TINT,
+                                    outline=CLAIM, width=3)
+        lines = [
+            (ctx.t("tunj.claim", name=ctx.name(offender), move=short_move(str(claim.get("attempt") or ""))), 18,
+             INK),
+            ("; ".join(ctx.t(f"tunj.rule.{code}") for code in rule_codes(claim.get("broke") or [])), 14, INK),
+            (ctx.t("tunj.you_may_call") if self.rack and caller == self.me
+             else ctx.t("tunj.may_call", name=ctx.name(caller)), 14, TURN),
+        ]
+        for number, (line, size, ink) in enumerate(lines):
+            shown = fit(line, size, WIDTH - 4 * PAD, bold=True, raqm=ctx.raqm, rtl=ctx.rtl)
+            self.centre(WIDTH / 2, y + 20 + 21 * number, shown, size, ink, bold=True)
+        return y + BANNER_H
+
+    def _winner_line(self) -> str:
+        ctx = self.ctx
+        winners = [w for w in self.view.get("winners") or [] if w in (0, 1)]
+        if self.view.get("draw") or len(winners) != 1:
+            return ctx.t("draw", names=ctx.t("and").join(ctx.name(s) for s in (0, 1)))
+        return ctx.t("winner", names=ctx.name(winners[0]))
+
+    def _result_line(self) -> str:
+        result = self.view.get("hand_result") or {}
+        burdens = result.get("burdens") or self.view.get("burdens") or [0, 0]
+        kind = "tunj.deadlock" if result.get("kind") == "deadlock" else "tunj.out"
+        points = result.get("points") or [0, 0]
+        return self.ctx.t(kind, a=self.ctx.name(0), b=self.ctx.name(1), pa=points[0], pb=points[1],
+                          ba=burdens[0], bb=burdens[1])
+
+    def strip(self, y: int, seat: int) -> int:
+        view, ctx = self.view, self.ctx
+        turn = seat == self.to_move
+        mine = self.rack and seat == self.me
+        self.panel(y + 2, STRIP_H - 6, PANEL, TURN if turn else None)
+        name = ctx.name(seat) + (f" ({ctx.t('tunj.you')})" if mine else "")
+        name_w = WIDTH - 4 * SLOT_W - 3 * PAD
+        self.text(PAD + 10, y + 26, fit(name, 19, name_w - 10, bold=True, raqm=ctx.raqm, rtl=ctx.rtl), 19,
+                  TURN if turn else INK, bold=True)
+        scores, burdens = view.get("scores") or [0, 0], view.get("burdens") or [0, 0]
+        self.text(PAD + 10, y + 54, ctx.t("tunj.score_burden", score=scores[seat], burden=burdens[seat]), 15, MUTED)
+        if not (turn and not self.rack):
+            houses = "H1–H4" if seat == 0 else "H5–H8"
+            self.text(PAD + 10, y + 80, ctx.t("tunj.houses_of", houses=houses), 14, MUTED)
+        if turn and not self.rack:
+            self.text(PAD + 10, y + 80, ctx.t("tunj.to_play"), 14, TURN, bold=True)
+
+        reserve = (view.get("reserves") or [{}, {}])[seat] or {}
+        hands, wastes = view.get("hand_sizes") or [0, 0], view.get("waste_sizes") or [0, 0]
+        waste_tops = view.get("waste_tops") or [None, None]
+        slots = [("R", "tunj.reserve", int(reserve.get("count") or 0)), ("N", "tunj.hand", int(hands[seat])),
+                 ("W", "tunj.waste", int(wastes[seat])), ("T", "tunj.turned", None)]
+        top = y + 8
+        for index, (kind, key, count) in enumerate(slots):
+            offset = WIDTH - PAD - (len(slots) - index) * SLOT_W
+            left, _, right, _ = self.s.box(offset, SLOT_W, 0, 0)
+            x = (left + right) / 2 - CW / 2
+            pile = f"{kind}{seat}" if kind != "T" else "T"
+            label = ctx.t(key) if count is None else f"{ctx.t(key)} {count}"
+            if kind == "T":
+                card = view.get("turned") if turn else None
+                if card:
+                    self.card(card, x, top, chosen=mine)
+                    self.emphasis(pile, (x, top, x + CW, top + CARD_H))
+                else:
+                    self.slot(x, top)
+                self.centre(x + CW / 2, top + CARD_H + 16, label, 13, INK if card else MUTED, bold=bool(card))
+                continue
+            if kind == "R" and count:
+                if count > 1:
+                    self.back(x + 3, top + 3)
+                self.card(reserve.get("top"), x, top, chosen=pile == self.picked)
+            elif kind == "N" and count:
+                self.back(x, top)
+            elif kind == "W" and count:
+                self.card(waste_tops[seat], x, top)
+            else:
+                self.slot(x, top)
+            self.emphasis(pile, (x, top, x + CW + (3 if kind == "R" and count > 1 else 0), top + CARD_H))
+            self.centre(x + CW / 2, top + CARD_H + 16, label, 13, INK if mine else MUTED, bold=mine)
+        return y + STRIP_H
+
+    def board(self, y: int) -> int:
+        view = self.view
+        houses = list(view.get("houses") or [[] for _ in range(8)])
+        foundations = list(view.get("foundations") or [[] for _ in range(8)])
+        self.panel(y + 2, 4 * ROW_H + 8, (28, 90, 69))
+        for row in range(4):
+            top = y + 10 + row * ROW_H
+            card_y = top + 16
+            self._house(f"H{row + 1}", houses[row], _LEFT_LABEL, _LEFT_FAN, card_y)
+            self._house(f"H{row + 5}", houses[row + 4], _RIGHT_LABEL, _RIGHT_FAN, card_y)
+            for column, number in ((0, row + 1), (1, row + 5)):
+                x = _FOUND_X + column * (CW + _FOUND_GAP)
+                name = f"F{number}"
+                self.centre(x + CW / 2, top + 6, name, 13, INK, bold=True)
+                pile = foundations[number - 1]
+                if pile:
+                    self.card(pile[-1], x, card_y)
+                else:
+                    self.slot(x, card_y, "A")
+                self.emphasis(name, (x, card_y, x + CW, card_y + CARD_H))
+        return y + 4 * ROW_H + 14
+
+    def _house(self, name: str, pile: list[str], label_x: int, fan_x: int, card_y: int) -> None:
+        mid = card_y + CARD_H / 2
+        marked = name in self.marks
+        chosen = name == self.picked
+        badge = CLAIM if marked else (PICK if chosen else INK)
+        self.draw.rounded_rectangle((label_x, mid - 13, label_x + LABEL_W, mid + 13), radius=7, fill=badge)
+        self.centre(label_x + LABEL_W / 2, mid, name, 14, INK if marked else DARK, bold=True)
+        if not pile:
+            self.slot(fan_x, card_y)
+            self.emphasis(name, (fan_x, card_y, fan_x + CW, card_y + CARD_H))
+            return
+        n = len(pile)
+        step = FAN_STEP if n == 1 else min(FAN_STEP, (FAN_W - CW) / (n - 1))
+        run = self.picked_run if chosen else 1
+        for index, code in enumerate(pile):
+            self.card(code, fan_x + index * step, card_y, chosen=chosen and index >= n - run)
+        end = fan_x + (n - 1) * step + CW
+        self.emphasis(name, (fan_x + (n - max(run, 1)) * step if chosen else fan_x, card_y, end, card_y + CARD_H))
+
+    def _last_text(self) -> str:
+        """One line about the last move: who did what, and what came of it (a call, a closed window)."""
+        last = self.view.get("last_move")
+        if not isinstance(last, dict) or "move" not in last:
+            return ""
+        ctx, move = self.ctx, str(last["move"])
+        name = ctx.name(int(last.get("seat", 0)))
+        events = {event.get("type"): event for event in self.view.get("events") or [] if isinstance(event, dict)}
+        if move == "tunj":
+            called = events.get("called") or {}
+            return ctx.t("tunj.last_called", name=name, move=short_move(str(called.get("attempt") or "")))
+        if move == "expire":
+            expired = events.get("expired") or {}
+            return ctx.t("tunj.last_expired", move=short_move(str(expired.get("attempt") or "")))
+        if "claim" in events:
+            return ctx.t("tunj.last_attempt", name=name, move=short_move(move))
+        if move == "turn":
+            text = ctx.t("tunj.last_turn", name=name)
+        else:
+            text = ctx.t("tunj.last_move", name=name, move=short_move(move))
+        if "to_waste" in events:
+            text += " · " + ctx.t("tunj.last_wasted")
+        return text
+
+    def last(self, y: int) -> int:
+        text = self._last_text()
+        if not text:
+            return y
+        shown = fit(f"{self.ctx.t('last_move')}: {text}", 15, WIDTH - 3 * PAD, raqm=self.ctx.raqm, rtl=self.ctx.rtl)
+        self.text(PAD, y + LAST_H / 2, shown, 15, MUTED)
+        return y + LAST_H
+
+
+def _draw(view: dict[str, Any], ctx: RenderContext, rack: bool) -> Image.Image:
+    board = _Board(view, ctx, rack)
+    y = board.header(0)
+    if board.claim or board.over:
+        y = board.banner(y)
+    y = board.strip(y, 1 - board.me)
+    y = board.board(y)
+    y = board.strip(y, board.me)
+    board.last(y)
+    return board.image
+
+
+def render_table(view: dict[str, Any], ctx: RenderContext) -> Image.Image:
+    """The public board: seat 0 at the bottom, an open claim's banner and its source and target ringed."""
+    return _draw(view, ctx, rack=False)
+
+
+def render_rack(view: dict[str, Any], ctx: RenderContext) -> Image.Image:
+    """The board from the seat's side: its strip at the bottom with its turned card raised, its pick ringed."""
+    return _draw(view, ctx, rack=True)
