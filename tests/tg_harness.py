@@ -21,6 +21,8 @@ from typing import Any
 from telegram import Update
 from telegram.request import BaseRequest, RequestData
 
+import engine
+
 BOT_ID = 7000001
 BOT_USERNAME = "majlis_test_bot"
 GROUP_ID = -1001234567890
@@ -386,3 +388,70 @@ def first_data(keyboard: list[list[dict[str, Any]]], *prefixes: str) -> str | No
             if data and data.startswith(prefixes):
                 return data
     return None
+
+
+# ===================================================================================================== tables
+def group_keyboard(server: FakeTelegram, prefix: str) -> tuple[int, list[list[dict[str, Any]]]]:
+    """The newest text message in the group carrying a button whose code starts with `prefix`."""
+    for call in reversed(server.calls_to(GROUP_ID)):
+        if call.method in ("sendMessage", "editMessageText") and call.status == 200 and first_data(
+                (call.markup or {}).get("inline_keyboard", []), prefix):
+            return int(call.params.get("message_id") or call.sent_id), call.markup["inline_keyboard"]
+    raise AssertionError(f"no {prefix!r} keyboard in the group")
+
+
+def lobby_keyboard(server: FakeTelegram) -> tuple[int, list[list[dict[str, Any]]]]:
+    return group_keyboard(server, "j:")
+
+
+async def open_table(bot: Bot, creator: dict[str, Any], joiners: list[dict[str, Any]], bots: int = 0,
+                     target_presses: int = 2) -> int:
+    """/new -> pick Kenza -> cycle the target option -> joins and bots -> Start. Returns the match id."""
+    server = bot.server
+    await bot.command(creator, GROUP_ID, "/new")
+    picker_id, picker = group_keyboard(server, "n:")
+    answer = await bot.press_button(creator, GROUP_ID, picker_id, picker, "n:0:kenza")
+    assert not answer.get("show_alert")
+    message_id, keyboard = lobby_keyboard(server)
+    for _ in range(target_presses):  # 151 -> 301 -> 101: a shorter match
+        data = next(b["callback_data"] for row in keyboard for b in row if b.get("callback_data", "").endswith(
+            ":target"))
+        await bot.press(creator, GROUP_ID, message_id, data)
+        message_id, keyboard = lobby_keyboard(server)
+    for joiner in joiners:
+        await bot.press_button(joiner, GROUP_ID, message_id, keyboard, "j:")
+        message_id, keyboard = lobby_keyboard(server)
+    for _ in range(bots):
+        await bot.press_button(creator, GROUP_ID, message_id, keyboard, "b:")
+        message_id, keyboard = lobby_keyboard(server)
+    answer = await bot.press_button(creator, GROUP_ID, message_id, keyboard, "s:")
+    assert not answer.get("show_alert"), answer
+    match = await bot.store.lobby_or_active_match("telegram", str(GROUP_ID))
+    assert match is not None and match.status == "active"
+    return match.id
+
+
+async def seat_to_move(store: Any, match_id: int) -> tuple[Any, int | None]:
+    match = await store.get_match(match_id)
+    state = engine.get(match.game).from_json(match.snapshot)
+    return match, engine.get(match.game).to_move(state) if match.status == "active" else None
+
+
+async def play_one(bot: Bot, match_id: int, humans: dict[int, dict[str, Any]]) -> None:
+    """The human to move presses the first move button of their rack (two steps when it is a pick)."""
+    match, seat = await seat_to_move(bot.store, match_id)
+    who = humans[seat]
+    message_id, keyboard = bot.server.rack(who["id"])
+    data = first_data(keyboard, "m:", "p:")
+    assert data is not None, f"seat {seat} to move but its rack has no move button: {keyboard}"
+    assert data.split(":")[2] == str(match.version), "the rack shows an old version"
+    answer = await bot.press(who, who["id"], message_id, data)
+    if data.startswith("p:"):
+        assert not answer.get("show_alert"), answer
+        message_id, keyboard = bot.server.rack(who["id"])
+        data = first_data(keyboard, "m:")
+        assert data is not None, keyboard
+        answer = await bot.press(who, who["id"], message_id, data)
+    assert not answer.get("show_alert"), answer
+    after = await bot.store.get_match(match_id)
+    assert after.version > match.version
