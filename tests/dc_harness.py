@@ -1,0 +1,408 @@
+"""A Discord without network for the adapter tests and the bench.
+
+The real discord.py objects run unchanged: interactions enter as raw gateway `INTERACTION_CREATE` payloads through
+`ConnectionState.parse_interaction_create`, and the two HTTP entry points (`HTTPClient.request` for the bot's
+REST calls, `AsyncWebhookAdapter.request` for interaction responses, edits and followups) are answered by
+`FakeDiscord`, which keeps messages the way Discord would (ids, attachments, components, ephemeral flags) so that
+later interactions can carry the very message a user clicked on.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import json
+import re
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from types import SimpleNamespace
+from typing import Any
+
+import discord
+from discord.http import Route
+from discord.webhook.async_ import AsyncWebhookAdapter, async_context
+
+from bot.config import Settings
+
+APP_ID = 1_000_000_000_000_000_001
+GUILD_ID = 1_000_000_000_000_000_100
+CHANNEL_ID = 1_000_000_000_000_000_200
+EPHEMERAL = 64
+LOADING = 128
+ADMIN = str(1 << 3)
+MANAGE_GUILD = str(1 << 5)
+TIMESTAMP = "2026-01-01T00:00:00.000000+00:00"
+CDN = "https://cdn.discordapp.com/attachments"
+
+BOT_USER = {"id": str(APP_ID), "username": "majlis", "global_name": "Majlis", "discriminator": "0",
+            "avatar": None, "bot": True}
+
+
+def user(number: int, name: str | None = None) -> dict[str, Any]:
+    return {"id": str(2_000_000_000_000_000_000 + number), "username": f"user{number}",
+            "global_name": name or f"Player {number}", "discriminator": "0", "avatar": None}
+
+
+def settings(guild: bool = True) -> Settings:
+    return Settings(telegram_token=None, telegram_base_url=None, telegram_webhook_url=None,
+                    telegram_webhook_port=8443, discord_token="test-token",
+                    discord_guild_id=GUILD_ID if guild else None, database_url=None)
+
+
+@dataclass
+class Call:
+    seq: int
+    via: str  # "http" (bot REST) or "webhook" (interaction token)
+    method: str
+    path: str
+    payload: dict[str, Any] | None
+    files: list[dict[str, Any]] = field(default_factory=list)  # filename, data, description
+    token: str | None = None
+    message: dict[str, Any] | None = None  # the message created or edited, as stored afterwards
+    status: int = 200
+
+    @property
+    def ephemeral(self) -> bool:
+        return bool(self.message and int(self.message.get("flags", 0)) & EPHEMERAL)
+
+    @property
+    def text(self) -> str:
+        """Everything readable in the call: content, embed descriptions, file names and alt texts."""
+        payload = self.payload or {}
+        data = payload.get("data", payload) if isinstance(payload.get("data"), dict) else payload
+        parts = [str(data.get("content") or "")]
+        parts += [str(embed.get("description") or "") for embed in data.get("embeds") or []]
+        parts += [f"{f['filename']} {f.get('description') or ''}" for f in self.files]
+        parts += [str(c.get("label", "")) for row in data.get("components") or [] for c in row.get("components", [])]
+        return "\n".join(parts)
+
+
+class DiscordError(Exception):
+    pass
+
+
+class FakeDiscord:
+    """Answers discord.py's HTTP calls like Discord, records them, and builds interaction payloads."""
+
+    def __init__(self) -> None:
+        self.calls: list[Call] = []
+        self.messages: dict[str, dict[str, Any]] = {}
+        self.originals: dict[str, str] = {}  # interaction token -> message id of its original response
+        self.sources: dict[str, str | None] = {}  # interaction token -> message id the component was on
+        self.expired: set[str] = set()  # tokens older than 15 minutes
+        self.frozen: set[str] = set()  # message ids whose ephemeral can no longer be edited by webhook
+        self.commands: dict[str, list[dict[str, Any]]] = {}
+        self.users: dict[str, str] = {}  # interaction token -> id of the user who interacted
+        self.fail_original: tuple[int, int, str] | None = None  # the next PATCH @original fails like this
+        self.watch: Callable[[Call], Awaitable[None]] | None = None  # told of each message created or edited
+        self._ids = itertools.count(1_100_000_000_000_000_000)
+        self._seq = itertools.count()
+        self.webhook_adapter = _RecordingAdapter(self)
+
+    # ------------------------------------------------------------------------------------------ wiring
+    def install(self, client: discord.Client) -> None:
+        client.http.request = self.http_request  # type: ignore[method-assign]
+
+    async def login(self, adapter: Any) -> None:
+        """What DiscordAdapter.start does before connecting the gateway (no gateway here)."""
+        self.install(adapter.client)
+        await adapter.login()
+
+    async def feed(self, client: discord.Client, payload: dict[str, Any], timeout: float = 30.0) -> list[Call]:
+        """Deliver one INTERACTION_CREATE and wait until the adapter has finished with it; its calls."""
+        async_context.set(self.webhook_adapter)
+        start = len(self.calls)
+        before = asyncio.all_tasks()
+        client._connection.parse_interaction_create(payload)  # type: ignore[arg-type]
+        spawned = asyncio.all_tasks() - before
+        if spawned:
+            await asyncio.wait_for(asyncio.gather(*spawned), timeout)
+        return self.calls[start:]
+
+    # ------------------------------------------------------------------------------------------ payloads
+    def _interaction(self, kind: int, member: dict[str, Any], data: dict[str, Any], *, guild: bool,
+                     channel_id: int, message: dict[str, Any] | None, locale: str) -> dict[str, Any]:
+        interaction_id = next(self._ids)
+        token = f"tok{interaction_id}"
+        self.sources[token] = message["id"] if message else None
+        self.users[token] = member["user"]["id"]
+        payload: dict[str, Any] = {
+            "id": str(interaction_id), "application_id": str(APP_ID), "type": kind, "token": token, "version": 1,
+            "data": data, "locale": locale, "app_permissions": "0", "entitlements": [],
+            "authorizing_integration_owners": {"0": str(GUILD_ID)} if guild else {}, "context": 0 if guild else 1,
+            "attachment_size_limit": 10_485_760,
+        }
+        if guild:
+            payload.update(guild_id=str(GUILD_ID), guild_locale="en-US", channel_id=str(channel_id),
+                           channel={"id": str(channel_id), "type": 0, "guild_id": str(GUILD_ID), "name": "games",
+                                    "position": 0, "nsfw": False, "parent_id": None,
+                                    "permission_overwrites": [], "rate_limit_per_user": 0},
+                           member={"user": member["user"], "roles": [], "joined_at": TIMESTAMP, "deaf": False,
+                                   "mute": False, "flags": 0, "nick": None,
+                                   "permissions": member.get("permissions", "0")})
+        else:
+            payload.update(channel_id=str(channel_id), user=member["user"],
+                           channel={"id": str(channel_id), "type": 1, "recipients": [member["user"]]})
+        if message is not None:
+            payload["message"] = json.loads(json.dumps(message))
+        return payload
+
+    def command(self, who: dict[str, Any], name: str, options: dict[str, Any] | None = None, *,
+                permissions: str = "0", guild: bool = True, channel_id: int = CHANNEL_ID,
+                locale: str = "en-US", resolved: dict[str, Any] | None = None) -> dict[str, Any]:
+        """A slash command as Discord delivers it (string options; user options are ids with `resolved`)."""
+        data: dict[str, Any] = {
+            "id": str(next(self._ids)), "name": name, "type": 1,
+            "options": [{"name": key, "type": 6 if key == "user" else 3, "value": str(value)}
+                        for key, value in (options or {}).items()],
+        }
+        if guild:
+            data["guild_id"] = str(GUILD_ID)
+        if resolved:
+            data["resolved"] = resolved
+        return self._interaction(2, {"user": who, "permissions": permissions}, data, guild=guild,
+                                 channel_id=channel_id, message=None, locale=locale)
+
+    def press(self, who: dict[str, Any], message_id: str, custom_id: str, *, value: str | None = None,
+              permissions: str = "0", locale: str = "en-US") -> dict[str, Any]:
+        """A click on component `custom_id` of a stored message (a select when `value` is given)."""
+        message = self.messages[message_id]
+        kind = 3 if value is not None else 2
+        data: dict[str, Any] = {"custom_id": custom_id, "component_type": kind}
+        if value is not None:
+            data["values"] = [value]
+        return self._interaction(3, {"user": who, "permissions": permissions}, data, guild=True,
+                                 channel_id=int(message["channel_id"]), message=message, locale=locale)
+
+    # ------------------------------------------------------------------------------------------ lookups
+    def channel_messages(self) -> list[dict[str, Any]]:
+        return [m for m in self.messages.values() if not int(m.get("flags", 0)) & EPHEMERAL]
+
+    def last_with_button(self, prefix: str) -> dict[str, Any]:
+        """The newest stored message having a component whose custom_id starts with `prefix`."""
+        for message in reversed(list(self.messages.values())):
+            if custom_ids(message, prefix):
+                return message
+        raise LookupError(prefix)
+
+    def original(self, token: str) -> dict[str, Any] | None:
+        message_id = self.originals.get(token)
+        return self.messages.get(message_id) if message_id else None
+
+    # ------------------------------------------------------------------------------------------ HTTP
+    async def http_request(self, route: Route, *, files: Any = None, form: Any = None, **kwargs: Any) -> Any:
+        payload, uploaded = _body(kwargs.get("json"), form)
+        path = route.url[len(Route.BASE):]
+        call = Call(next(self._seq), "http", route.method, path, payload, uploaded)
+        self.calls.append(call)
+        answer = self._http(call)
+        if self.watch is not None and call.message is not None:
+            await self.watch(call)
+        return answer
+
+    def _http(self, call: Call) -> Any:
+        method, path = call.method, call.path
+        if (method, path) == ("GET", "/users/@me"):
+            return BOT_USER
+        if (method, path) == ("GET", "/oauth2/applications/@me"):
+            return {"id": str(APP_ID), "name": "Majlis", "description": "", "icon": None, "bot_public": True,
+                    "bot_require_code_grant": False, "owner": user(0, "Owner"), "verify_key": "0" * 64,
+                    "flags": 0}
+        if method == "PUT" and re.fullmatch(r"/applications/\d+(/guilds/\d+)?/commands", path):
+            commands = [{**command, "id": str(next(self._ids)), "application_id": str(APP_ID), "version": "1",
+                         "default_member_permissions": None, "type": command.get("type", 1)}
+                        for command in call.payload or []]
+            self.commands[path] = commands
+            return commands
+        found = re.fullmatch(r"/channels/(\d+)/messages(?:/(\d+))?", path)
+        if found:
+            channel_id, message_id = found.groups()
+            if method == "POST":
+                call.message = self._create(channel_id, call.payload or {}, call.files)
+                return call.message
+            if message_id not in self.messages:
+                self._raise(call, 404, 10008, "Unknown Message")
+            if method == "PATCH":
+                call.message = self._edit(message_id, call.payload or {}, call.files)
+                return call.message
+            if method == "DELETE":
+                del self.messages[message_id]
+                return None
+        self._raise(call, 404, 0, f"no fake route for {method} {path}")
+
+    async def webhook_request(self, route: Route, *, payload: Any = None, multipart: Any = None,
+                              files: Any = None, params: Any = None, **kwargs: Any) -> Any:
+        body, uploaded = _body(payload, multipart)
+        path = route.url[len(Route.BASE):]
+        call = Call(next(self._seq), "webhook", route.method, path, body, uploaded, token=route.webhook_token)
+        self.calls.append(call)
+        answer = self._webhook(call, params or {})
+        if self.watch is not None and call.message is not None:
+            await self.watch(call)
+        return answer
+
+    def _webhook(self, call: Call, params: dict[str, Any]) -> Any:
+        token = call.token or ""
+        if token in self.expired:
+            self._raise(call, 401, 50027, "Invalid Webhook Token")
+        found = re.fullmatch(r"/interactions/(\d+)/[^/]+/callback", call.path)
+        if found and call.method == "POST":
+            return self._callback(call, found.group(1))
+        found = re.fullmatch(r"/webhooks/\d+/[^/]+(?:/messages/(@original|\d+))?", call.path)
+        if not found:
+            self._raise(call, 404, 10015, "Unknown Webhook")
+        target = found.group(1)
+        message_id = self.originals.get(token) if target == "@original" else target
+        if call.method == "POST" and target is None:  # a followup
+            data = call.payload or {}
+            call.message = self._create(self._channel_of(token), data, call.files, flags=int(data.get("flags", 0)))
+            return call.message
+        if message_id is None or message_id not in self.messages:
+            self._raise(call, 404, 10008, "Unknown Message")
+        if message_id in self.frozen:
+            self._raise(call, 401, 50027, "Invalid Webhook Token")
+        if call.method == "PATCH" and target == "@original" and self.fail_original is not None:
+            status, code, text = self.fail_original
+            self.fail_original = None
+            self._raise(call, status, code, text)
+        if call.method == "PATCH":
+            call.message = self._edit(message_id, call.payload or {}, call.files)
+            return call.message
+        if call.method == "DELETE":
+            del self.messages[message_id]
+            return None
+        self._raise(call, 404, 0, f"no fake route for {call.method} {call.path}")
+
+    def _callback(self, call: Call, interaction_id: str) -> Any:
+        body = call.payload or {}
+        kind, data = int(body["type"]), body.get("data") or {}
+        token = call.token or ""
+        source = self.sources.get(token)
+        message = None
+        if kind in (4, 5):
+            flags = int(data.get("flags", 0)) | (LOADING if kind == 5 else 0)
+            message = self._create(self._channel_of(token), data, call.files, flags=flags,
+                                   interaction_id=interaction_id)
+            self.originals[token] = message["id"]
+        elif kind in (6, 7):
+            if source is not None:
+                self.originals[token] = source
+                if kind == 7:
+                    message = self._edit(source, data, call.files)
+        call.message = message
+        answer: dict[str, Any] = {"interaction": {
+            "id": interaction_id, "type": 3 if source else 2, "response_message_loading": kind == 5,
+            "response_message_ephemeral": bool(message and int(message["flags"]) & EPHEMERAL)}}
+        if message is not None:
+            answer["interaction"]["response_message_id"] = message["id"]
+            answer["resource"] = {"type": kind, "message": message}
+        return answer
+
+    def _channel_of(self, token: str) -> str:
+        source = self.sources.get(token)
+        if source and source in self.messages:
+            return self.messages[source]["channel_id"]
+        return str(CHANNEL_ID)
+
+    # ------------------------------------------------------------------------------------------ storage
+    def _attachments(self, payload: dict[str, Any] | None, files: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        out = []
+        for file in files:
+            attachment_id = str(next(self._ids))
+            out.append({"id": attachment_id, "filename": file["filename"], "size": len(file["data"]),
+                        "url": f"{CDN}/{attachment_id}/{file['filename']}", "proxy_url": f"{CDN}/{file['filename']}",
+                        "content_type": "image/png", "description": file.get("description"),
+                        "ephemeral": False})
+        return out
+
+    def _embeds(self, embeds: list[dict[str, Any]], attachments: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        urls = {a["filename"]: a["url"] for a in attachments}
+        out = []
+        for embed in embeds:
+            embed = json.loads(json.dumps(embed))
+            image = embed.get("image") or {}
+            if str(image.get("url", "")).startswith("attachment://"):
+                image["url"] = urls.get(image["url"][len("attachment://"):], image["url"])
+            out.append(embed)
+        return out
+
+    def _create(self, channel_id: str, payload: dict[str, Any], files: list[dict[str, Any]], *, flags: int = 0,
+                interaction_id: str | None = None) -> dict[str, Any]:
+        message_id = str(next(self._ids))
+        attachments = self._attachments(payload, files)
+        message = {
+            "id": message_id, "channel_id": str(channel_id), "guild_id": str(GUILD_ID), "author": BOT_USER,
+            "content": payload.get("content") or "", "embeds": self._embeds(payload.get("embeds") or [], attachments),
+            "attachments": attachments, "components": payload.get("components") or [], "flags": flags,
+            "type": 20 if interaction_id else 0, "timestamp": TIMESTAMP, "edited_timestamp": None, "tts": False,
+            "mention_everyone": False, "mentions": [], "mention_roles": [], "pinned": False,
+            "application_id": str(APP_ID),
+        }
+        self.messages[message_id] = message
+        return json.loads(json.dumps(message))
+
+    def _edit(self, message_id: str, payload: dict[str, Any], files: list[dict[str, Any]]) -> dict[str, Any]:
+        message = self.messages[message_id]
+        if "content" in payload:
+            message["content"] = payload["content"] or ""
+        if "components" in payload:
+            message["components"] = payload["components"] or []
+        if "attachments" in payload or files:
+            message["attachments"] = self._attachments(payload, files)
+        if "embeds" in payload:
+            message["embeds"] = self._embeds(payload["embeds"] or [], message["attachments"])
+        message["flags"] = int(message.get("flags", 0)) & ~LOADING
+        message["edited_timestamp"] = TIMESTAMP
+        return json.loads(json.dumps(message))
+
+    def _raise(self, call: Call, status: int, code: int, text: str) -> None:
+        call.status = status
+        response = SimpleNamespace(status=status, reason=text)
+        error_type = {403: discord.Forbidden, 404: discord.NotFound}.get(status, discord.HTTPException)
+        raise error_type(response, {"code": code, "message": text})  # type: ignore[arg-type]
+
+
+class _RecordingAdapter(AsyncWebhookAdapter):
+    def __init__(self, fake: FakeDiscord) -> None:
+        super().__init__()
+        self.fake = fake
+
+    async def request(self, route: Route, session: Any = None, **kwargs: Any) -> Any:  # type: ignore[override]
+        return await self.fake.webhook_request(route, **kwargs)
+
+
+def _body(payload: Any, form: Any) -> tuple[Any, list[dict[str, Any]]]:
+    """The JSON body and the uploaded files of a request, however discord.py encoded them."""
+    if not form:
+        return payload, []
+    body: Any = None
+    files: list[dict[str, Any]] = []
+    for entry in form:
+        if entry["name"] == "payload_json":
+            body = json.loads(entry["value"])
+        else:
+            stream = entry["value"]
+            stream.seek(0)
+            files.append({"filename": entry.get("filename"), "data": stream.read()})
+    described = {a.get("filename"): a.get("description") for a in (body or {}).get("attachments", [])} \
+        if isinstance(body, dict) else {}
+    if isinstance(body, dict) and isinstance(body.get("data"), dict):
+        described = {a.get("filename"): a.get("description") for a in body["data"].get("attachments", [])}
+    for file in files:
+        file["description"] = described.get(file["filename"])
+    return body, files
+
+
+def custom_ids(message: dict[str, Any], prefix: str = "") -> list[str]:
+    """The custom_ids of a stored message's components (select menus give their option values too)."""
+    out = []
+    for row in message.get("components") or []:
+        for component in row.get("components", []):
+            custom_id = component.get("custom_id")
+            if custom_id and custom_id.startswith(prefix):
+                out.append(custom_id)
+    return out
+
+
+def buttons(message: dict[str, Any]) -> list[dict[str, Any]]:
+    return [c for row in message.get("components") or [] for c in row.get("components", []) if c.get("type") == 2]

@@ -1,0 +1,168 @@
+"""Whole Kenza matches through the real discord.py client, by interactions only.
+
+Every move is made the way a Discord user makes it: "My hand" on the table message opens an ephemeral rack, and a
+button in that ephemeral plays (two presses for a capture choice). The buttons pressed are read from the messages
+the fake Discord stored from the adapter's own calls, so a wrong custom_id, a lost component or a rack shown in the
+channel breaks the match.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+
+import engine
+from bot.discord_adapter import DiscordAdapter
+from bot.games.kenza import card_label
+from bot.service import Service
+from storage import Store
+from tests.dc_harness import CHANNEL_ID, EPHEMERAL, Call, FakeDiscord, custom_ids, settings, user
+
+AMINA = user(1, "Amina")
+BADR = user(2, "Badr")
+MAX_TURNS = 600
+
+
+class PrivacyWatch:
+    """Checks each message as Discord stores it: a channel message names no card held in any hand, an ephemeral
+    none held by another seat (cards named by the last few moves are public, even after a redeal)."""
+
+    def __init__(self, fake: FakeDiscord, store: Store, seats_by_user: dict[str, int]) -> None:
+        self.fake = fake
+        self.store = store
+        self.seats_by_user = seats_by_user
+        self.match_id: int | None = None
+        self.checked = 0
+
+    async def __call__(self, call: Call) -> None:
+        if self.match_id is None:
+            return
+        match = await self.store.get_match(self.match_id)
+        if match is None or match.snapshot is None:
+            return
+        recent = " ".join(record.move for record in (await self.store.moves(self.match_id))[-8:])
+        hands: list[list[str]] = match.snapshot["hands"]
+        if call.ephemeral:
+            own = self.seats_by_user.get(self.fake.users.get(call.token or "", ""))
+            secret = {card for seat, hand in enumerate(hands) if seat != own for card in hand}
+        else:
+            secret = {card for hand in hands for card in hand}
+            assert all(f["filename"] != "hand.png" for f in call.files), "a rack picture in the channel"
+        shown = call.text
+        for card in secret - set(recent.split()):
+            assert not re.search(rf"(?<![0-9]){re.escape(card_label(card))}", shown), f"{card} leaked by {call}"
+        self.checked += 1
+
+
+@pytest.fixture
+async def store(tmp_path):
+    store = await Store.open(str(tmp_path / "db.sqlite"))
+    yield store
+    await store.close()
+
+
+async def start_adapter(store: Store, fake: FakeDiscord) -> DiscordAdapter:
+    adapter = DiscordAdapter(Service(store), settings())
+    await fake.login(adapter)
+    return adapter
+
+
+def button_id(message: dict[str, Any], prefix: str) -> str:
+    found = custom_ids(message, prefix)
+    assert found, f"no {prefix!r} button in {message['components']}"
+    return found[0]
+
+
+async def open_table(fake: FakeDiscord, adapter: DiscordAdapter, store: Store) -> int:
+    """Amina opens Kenza to 101 with /new, Badr presses Join, Amina presses Start."""
+    calls = await fake.feed(adapter.client, fake.command(AMINA, "new", {"game": "kenza", "target": "101"}))
+    assert calls[0].payload["type"] == 5 and calls[0].payload["data"]["flags"] == EPHEMERAL, "deferred, ephemeral"
+    match = await store.lobby_or_active_match("discord", str(CHANNEL_ID))
+    assert match is not None and match.options["target"] == 101
+    lobby = fake.last_with_button("j:")
+    await fake.feed(adapter.client, fake.press(BADR, lobby["id"], button_id(lobby, "j:")))
+    lobby = fake.messages[lobby["id"]]
+    assert "Badr" in lobby["content"], "the lobby message was edited in place"
+    calls = await fake.feed(adapter.client, fake.press(AMINA, lobby["id"], button_id(lobby, "s:")))
+    assert (await store.get_match(match.id)).status == "active"
+    assert any(c.path.endswith("/messages") and c.files and c.files[0]["filename"] == "table.png" for c in calls)
+    return match.id
+
+
+async def whose_turn(store: Store, match_id: int) -> tuple[Any, dict[str, Any] | None]:
+    match = await store.get_match(match_id)
+    if match.status != "active":
+        return match, None
+    seat = engine.get("kenza").to_move(engine.get("kenza").from_json(match.snapshot))
+    return match, {0: AMINA, 1: BADR}[seat]
+
+
+async def play_turn(fake: FakeDiscord, adapter: DiscordAdapter, store: Store, match_id: int,
+                    who: dict[str, Any]) -> None:
+    """`who` presses "My hand" on the table, then the first move in the ephemeral (a capture choice if asked)."""
+    table = fake.last_with_button("h:")
+    payload = fake.press(who, table["id"], button_id(table, "h:"))
+    await fake.feed(adapter.client, payload)
+    rack = fake.original(payload["token"])
+    assert rack is not None and rack["flags"] & EPHEMERAL and rack["attachments"][0]["filename"] == "hand.png"
+    version = (await store.get_match(match_id)).version
+    for _ in range(3):
+        code = (custom_ids(rack, "m:") or custom_ids(rack, "p:"))[0]
+        assert code.split(":")[2] == str(version), "the rack shows an old version"
+        payload = fake.press(who, rack["id"], code)
+        calls = await fake.feed(adapter.client, payload)
+        assert calls[0].payload["type"] == 6, "a press in the ephemeral is a deferred update"
+        rack = fake.messages[rack["id"]]
+        if code.startswith("m:"):
+            assert (await store.get_match(match_id)).version > version
+            assert rack["content"], "the ephemeral says what was played"
+            return
+    raise AssertionError("no move after three presses")
+
+
+async def test_two_users_play_a_whole_match_by_interactions(store):
+    fake = FakeDiscord()
+    watch = PrivacyWatch(fake, store, {AMINA["id"]: 0, BADR["id"]: 1})
+    fake.watch = watch
+    adapter = await start_adapter(store, fake)
+    try:
+        match_id = await open_table(fake, adapter, store)
+        watch.match_id = match_id
+        table_id = fake.last_with_button("h:")["id"]
+        turns = 0
+        notices = 0
+        for turns in range(MAX_TURNS):  # noqa: B007
+            match, who = await whose_turn(store, match_id)
+            if who is None:
+                break
+            start = len(fake.calls)
+            notice = [m for m in fake.channel_messages() if "<@" in m["content"]]
+            assert len(notice) == 1 and f"<@{who['id']}>" in notice[0]["content"], "one notice, for the right user"
+            await play_turn(fake, adapter, store, match_id, who)
+            sent = [c for c in fake.calls[start:] if c.method == "POST" and c.path.endswith("/messages")]
+            for call in sent:
+                if "<@" in (call.payload or {}).get("content", ""):
+                    notices += 1
+                    assert call.payload["allowed_mentions"]["users"], "the turn notice pings its user"
+        else:
+            raise AssertionError("the match did not end")
+        match = await store.get_match(match_id)
+        assert match.status == "finished" and turns > 20 and notices > 10
+        # One table message, edited in place with a new picture after every move; no other picture in the channel.
+        assert fake.messages[table_id]["attachments"][0]["filename"] == "table.png"
+        pictures = [c for c in fake.calls if c.via == "http" and c.files]
+        assert {c.path.rsplit("/", 1)[-1] for c in pictures if c.method == "PATCH"} == {table_id}
+        assert len([c for c in pictures if c.method == "POST"]) == 1
+        final = fake.messages[table_id]
+        assert "🏆" in final["embeds"][0]["description"] or "🤝" in final["embeds"][0]["description"]
+        assert final["embeds"][0]["image"]["url"].endswith("/table.png")
+        assert not final["components"], "a finished table has no buttons"
+        payload = fake.command(BADR, "top", {"game": "kenza"})
+        await fake.feed(adapter.client, payload)
+        top = fake.original(payload["token"])
+        assert top["flags"] & EPHEMERAL and "Amina" in top["content"] and "Badr" in top["content"]
+        assert watch.checked > 2 * turns
+    finally:
+        await adapter.client.close()
