@@ -1,0 +1,253 @@
+"""Tunj in chat: a move in two presses (a source, then a target), a "Turn card" button, and a lone "Tunj!"
+button while the opponent's attempt is open to a call.
+
+The buttons offer exactly the engine's legal list. That list includes moves that neglect a mandatory priority:
+making one is allowed and is what the opponent's call answers, so the buttons do not mark them. Moves that break
+a building rule are not in the list; a player may still type one (`/m move H3 F1`) and the engine opens a claim.
+While a claim is open the caller's legal moves are `tunj` and `expire`; only `tunj` gets a button, since
+`expire` is the service's to make when the window closes (forced_timeout_move).
+
+The picking state is the chosen source: `R`, `T`, `Hn`, or a run `Hnxk` (the run `Hn:k`; a colon would split the
+button's action code).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.games.base import GameUI, UIButton, rows
+from bot.i18n import t
+from renderers.tunj import RUN_BASE, SOURCE_INDEX, rule_codes
+
+SUIT_MARK = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+CLAIM_SECONDS = 10  # the engine's default window when the match options do not say
+
+
+def card_label(code: str | None) -> str:
+    """`TH` -> `10♥`; None -> `—`."""
+    if not code:
+        return "—"
+    return ("10" if code[0] == "T" else code[0]) + SUIT_MARK.get(code[1:], code[1:])
+
+
+def split_move(move: str) -> tuple[str, str] | None:
+    """(FROM, TO) of `move FROM TO`, FROM keeping a run's `:k`; None for turn/tunj/expire."""
+    words = move.split()
+    if len(words) == 3 and words[0] == "move":
+        return words[1], words[2]
+    return None
+
+
+def pick_key(source: str) -> str:
+    return source.replace(":", "x")
+
+
+def source_of(pick: str | None) -> str | None:
+    return pick.replace("x", ":") if pick else None
+
+
+def _source_order(source: str) -> tuple[int, int]:
+    pile, _, count = source.partition(":")
+    return SOURCE_INDEX.get(pile, 99), int(count) if count.isdigit() else 1
+
+
+def _target_order(target: str) -> tuple[int, int]:
+    if target in ("OR", "OW"):
+        return 2, ("OR", "OW").index(target)
+    return {"F": 0, "H": 1}.get(target[0], 3), int(target[1:]) if target[1:].isdigit() else 0
+
+
+def claim_open(view: dict[str, Any]) -> bool:
+    return bool((view.get("claim") or {}).get("open"))
+
+
+def _house(view: dict[str, Any], name: str) -> list[str]:
+    return list((view.get("houses") or [[]] * 8)[int(name[1:]) - 1])
+
+
+def _foundation(view: dict[str, Any], name: str) -> list[str]:
+    return list((view.get("foundations") or [[]] * 8)[int(name[1:]) - 1])
+
+
+def _rules_text(lang: str, broke: list[str]) -> str:
+    return "; ".join(t(lang, f"tunj.rule.{code}") for code in rule_codes(broke))
+
+
+def _name(names: list[str], seat: Any) -> str:
+    return names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else "?"
+
+
+class TunjUI(GameUI):
+    game_id = "tunj"
+    turn_seconds = 90  # a turn is a chain of moves; each move restarts the timer
+
+    # ---- buttons --------------------------------------------------------------------------------------------
+    def rack_buttons(self, view: dict[str, Any], legal: list[str], lang: str, pick: str | None) -> list[list[UIButton]]:
+        if "tunj" in legal:
+            return [[UIButton(t(lang, "tunj.btn.call"), "move", move="tunj")]]
+        by_source: dict[str, list[tuple[str, str]]] = {}
+        for move in legal:
+            parts = split_move(move)
+            if parts is not None:
+                by_source.setdefault(parts[0], []).append((parts[1], move))
+        turn = "turn" in legal
+        chosen = source_of(pick)
+        if chosen in by_source:
+            return self._targets(view, by_source[chosen], lang, back=True)
+        if len(by_source) == 1 and not turn:  # e.g. the turned card: its targets at once
+            return self._targets(view, next(iter(by_source.values())), lang, back=False)
+        sources = sorted(by_source, key=_source_order)
+        buttons = [UIButton(self._source_label(view, source, lang), "pick", arg=pick_key(source)) for source in sources]
+        keyboard = rows(buttons, 3)
+        if turn:
+            keyboard.append([UIButton(t(lang, "tunj.btn.turn"), "move", move="turn")])
+        return keyboard
+
+    def _targets(self, view: dict[str, Any], moves: list[tuple[str, str]], lang: str,
+                 back: bool) -> list[list[UIButton]]:
+        ordered = sorted(moves, key=lambda pair: _target_order(pair[0]))
+        buttons = [UIButton(self._target_label(view, target, lang), "move", move=move) for target, move in ordered]
+        keyboard = rows(buttons, 2)
+        if back:
+            keyboard.append([UIButton(t(lang, "btn.back"), "back")])
+        return keyboard
+
+    def _source_label(self, view: dict[str, Any], source: str, lang: str) -> str:
+        seat = view.get("seat") or 0
+        pile, _, count = source.partition(":")
+        if pile == "R":
+            return t(lang, "tunj.src.reserve", card=card_label((view.get("reserves") or [{}, {}])[seat].get("top")))
+        if pile == "T":
+            return t(lang, "tunj.src.turned", card=card_label(view.get("turned")))
+        cards = _house(view, pile)
+        if count:
+            run = cards[-int(count):]
+            return t(lang, "tunj.src.run", house=pile, n=count, cards=f"{card_label(run[0])}…{card_label(run[-1])}")
+        return t(lang, "tunj.src.house", house=pile, card=card_label(cards[-1] if cards else None))
+
+    def _target_label(self, view: dict[str, Any], target: str, lang: str) -> str:
+        other = 1 - (view.get("seat") or 0)
+        if target == "OR":
+            return t(lang, "tunj.dst.or", card=card_label((view.get("reserves") or [{}, {}])[other].get("top")))
+        if target == "OW":
+            return t(lang, "tunj.dst.ow", card=card_label((view.get("waste_tops") or [None, None])[other]))
+        pile = _foundation(view, target) if target[0] == "F" else _house(view, target)
+        if not pile:
+            return t(lang, "tunj.dst.empty", pile=target)
+        return t(lang, "tunj.dst.pile", pile=target, card=card_label(pile[-1]))
+
+    def selected(self, view: dict[str, Any], pick: str | None) -> tuple[int, ...]:
+        """The picked source as the renderer's pile index (renderers.tunj.SOURCE_INDEX), plus a run's length."""
+        source = source_of(pick)
+        if source is None:
+            return ()
+        pile, _, count = source.partition(":")
+        if pile not in SOURCE_INDEX:
+            return ()
+        return (SOURCE_INDEX[pile], RUN_BASE + int(count)) if count.isdigit() else (SOURCE_INDEX[pile],)
+
+    # ---- timers ---------------------------------------------------------------------------------------------
+    def timer_seconds(self, view: dict[str, Any], options: dict[str, Any], chat_timer: int | None) -> float | None:
+        """An open claim gets the match's call window; otherwise the usual turn timer."""
+        if claim_open(view):
+            return float(options.get("claim_seconds") or view.get("claim_seconds") or CLAIM_SECONDS)
+        return super().timer_seconds(view, options, chat_timer)
+
+    def forced_timeout_move(self, view: dict[str, Any]) -> str | None:
+        return "expire" if claim_open(view) and not view.get("over") else None
+
+    # ---- texts ----------------------------------------------------------------------------------------------
+    def _pile_name(self, pile: str, lang: str) -> str:
+        base, _, count = pile.partition(":")
+        if count:
+            return t(lang, "tunj.name.run", n=count, house=base)
+        if base in ("R", "T", "OR", "OW"):
+            return t(lang, f"tunj.name.{base}")
+        return base
+
+    def describe_move(self, move: str, lang: str, view: dict[str, Any] | None = None) -> str:
+        """A move in words. Given the view right after it, an attempt that opened a claim says what it broke."""
+        if view is not None:
+            for event in view.get("events") or []:
+                if event.get("type") == "claim" and event.get("attempt") == move:
+                    return t(lang, "tunj.mv.attempt", move=self._attempt_text(move, lang),
+                             rules=_rules_text(lang, event.get("broke") or []))
+        parts = split_move(move)
+        if parts is None:
+            word = move.strip().lower()
+            return t(lang, f"tunj.mv.{word}") if word in ("turn", "tunj", "expire") else move
+        return t(lang, "tunj.mv.move", src=self._pile_name(parts[0], lang), dst=self._pile_name(parts[1], lang))
+
+    def _attempt_text(self, move: str, lang: str) -> str:
+        """The attempted move as a noun phrase: "reserve → F1", "turning a card"."""
+        return t(lang, "tunj.mv.turning") if move == "turn" else self.describe_move(move, lang)
+
+    def describe_events(self, view: dict[str, Any], lang: str, names: list[str]) -> list[str]:
+        """What the last move set off (a claim, a call, a closed window, a wasted card, the hand's end)."""
+        lines = []
+        for event in view.get("events") or []:
+            kind, seat = event.get("type"), event.get("seat")
+            name = _name(names, seat)
+            if kind == "claim":
+                lines.append(t(lang, "tunj.ev.claim", name=name, move=self._attempt_text(event["attempt"], lang),
+                               rules=_rules_text(lang, event.get("broke") or []), caller=_name(names, 1 - seat)))
+            elif kind == "called":
+                lines.append(t(lang, "tunj.ev.called", name=name, offender=_name(names, 1 - seat),
+                               move=self._attempt_text(event.get("attempt", ""), lang)))
+            elif kind == "expired":
+                lines.append(t(lang, "tunj.ev.expired", name=name,
+                               move=self._attempt_text(event.get("attempt", ""), lang)))
+            elif kind == "corrected":
+                lines.append(t(lang, "tunj.ev.corrected", name=name, move=self.describe_move(event["move"], lang)))
+            elif kind == "to_waste":
+                lines.append(t(lang, "tunj.ev.to_waste", name=name, card=card_label(event.get("card"))))
+            elif kind == "pass":
+                lines.append(t(lang, "tunj.ev.pass", name=name))
+            elif kind == "hand_over":
+                winner = event.get("winner")
+                points = (event.get("points") or [0, 0])
+                if event.get("kind") == "deadlock":
+                    lines.append(t(lang, "tunj.ev.deadlock", a=_name(names, 0), b=_name(names, 1),
+                                   pa=points[0], pb=points[1]))
+                else:
+                    lines.append(t(lang, "tunj.ev.won", name=_name(names, winner), points=points[winner or 0]))
+        return lines
+
+    def _board(self, view: dict[str, Any], lang: str, names: list[str]) -> list[str]:
+        reserves = view.get("reserves") or [{}, {}]
+        lines = [t(lang, "tunj.board.round", n=view.get("round", 1))]
+        for seat in (0, 1):
+            lines.append(t(
+                lang, "tunj.board.seat", name=_name(names, seat), reserve=reserves[seat].get("count", 0),
+                top=card_label(reserves[seat].get("top")), hand=(view.get("hand_sizes") or [0, 0])[seat],
+                waste=(view.get("waste_sizes") or [0, 0])[seat],
+                wtop=card_label((view.get("waste_tops") or [None, None])[seat]),
+                score=(view.get("scores") or [0, 0])[seat], burden=(view.get("burdens") or [0, 0])[seat]))
+        if view.get("turned"):
+            lines.append(t(lang, "tunj.board.turned", card=card_label(view["turned"])))
+        houses = " · ".join(f"H{n}: {' '.join(card_label(c) for c in pile) or '—'}"
+                            for n, pile in enumerate(view.get("houses") or [], start=1))
+        foundations = " · ".join(f"F{n}: {card_label(pile[-1]) if pile else '—'}"
+                                 for n, pile in enumerate(view.get("foundations") or [], start=1))
+        lines += [t(lang, "tunj.board.houses", houses=houses), t(lang, "tunj.board.foundations", cards=foundations)]
+        claim = view.get("claim") or {}
+        if claim.get("open"):
+            lines.append(t(lang, "tunj.board.claim", name=_name(names, claim.get("by")),
+                           move=self._attempt_text(str(claim.get("attempt")), lang),
+                           rules=_rules_text(lang, claim.get("broke") or []),
+                           caller=_name(names, claim.get("caller"))))
+        return lines
+
+    def describe_table(self, view: dict[str, Any], lang: str, names: list[str]) -> str:
+        """The public board in words (Tunj shows every card that is face up; hands are counts only)."""
+        return "\n".join(self._board(view, lang, names) + self.describe_events(view, lang, names))
+
+    def describe_rack(self, view: dict[str, Any], lang: str) -> str:
+        seat = view.get("seat") or 0
+        names = [t(lang, "tunj.you"), t(lang, "tunj.opponent")]
+        if seat == 1:
+            names.reverse()
+        return "\n".join(self._board(view, lang, names))
+
+
+UI = TunjUI()
