@@ -1,0 +1,472 @@
+"""Canasta pictures: the seat's rack (a long hand wrapped in overlapping rows, numbered like the picker's buttons)
+and the table (each side's melds grouped by rank with canasta markers, red 3s, the discard pile with its size and
+a frozen marker, the stock, scores and each side's opening minimum, whose turn).
+
+Codes against the engine's Canasta view: "hand", "melds" ({number, team, rank, cards, canasta}), "teams",
+"team", "opened", "min_meld", "team_red3s", "discard_top", "pile_size", "frozen", "pile_blocked", "stock_size",
+"must_use", "taken_cards", "phase", "turn", "to_move", "ask", "scores", "target", "canastas_needed",
+"hand_sizes", "last_move", "last_hand", "over", "winners". Card rows always run left to right (their numbers
+match the buttons); labels and panels mirror in right-to-left languages.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+from renderers import card_base, cards_french
+from renderers.context import RenderContext
+from renderers.layout import Sides, flow
+from renderers.text import draw_text, fit, text_width
+
+FELT = (24, 70, 96)
+PANEL = (33, 90, 120)
+PANEL_TURN = (52, 110, 140)
+INK = (246, 244, 236)
+MUTED = (170, 200, 216)
+DARK = (34, 30, 24)
+TURN = (250, 198, 70)
+WIN = (255, 214, 90)
+FROZEN = (120, 190, 250)
+BLOCKED = (60, 60, 66)
+NATURAL = (200, 40, 48)
+MIXED = (28, 28, 32)
+SIDE_COLOURS = ((240, 138, 66), (86, 200, 140))
+
+PAD = 16
+RACK_CARD_H = 120
+RACK_PER_ROW = 12
+RACK_MIN_W = 520
+TABLE_W = 720
+PILE_CARD_H = 96
+MELD_CARD_H = 60
+MELD_CELL_W = 124
+MELD_CELL_H = 20 + MELD_CARD_H + 8
+SMALL_CARD_H = 44
+
+
+def _canasta_name(ctx: RenderContext) -> str:
+    return ctx.t("game.canasta")
+
+
+def _side_seats(view: dict[str, Any]) -> list[list[int]]:
+    teams = view.get("teams")
+    if isinstance(teams, list) and teams:
+        return [list(seats) for seats in teams]
+    players = int(view.get("players", 2))
+    return [[0, 2], [1, 3]] if players == 4 else [[0], [1]]
+
+
+def _side_name(side: int, seats: list[int], ctx: RenderContext) -> str:
+    members = ctx.t("and").join(ctx.name(s) for s in seats)
+    return f"{ctx.t('team', n=side + 1)}: {members}" if len(seats) > 1 else members
+
+
+def _rank_text(rank: str) -> str:
+    return "10" if rank == "T" else rank
+
+
+def _pill(draw: ImageDraw.ImageDraw, centre: tuple[float, float], text: str, size: int, fill: tuple,
+          ink: tuple, ctx: RenderContext) -> float:
+    """A rounded label centred on `centre`; returns its width."""
+    w = text_width(text, size, bold=True, raqm=ctx.raqm, rtl=ctx.rtl) + 18
+    cx, cy = centre
+    draw.rounded_rectangle((cx - w / 2, cy - size * 0.8, cx + w / 2, cy + size * 0.8), radius=size * 0.8, fill=fill)
+    draw_text(draw, (cx, cy), text, size, ink, anchor="mm", bold=True, raqm=ctx.raqm, rtl=ctx.rtl)
+    return w
+
+
+def _badge(draw: ImageDraw.ImageDraw, cx: float, cy: float, n: int, r: int, hot: bool, ctx: RenderContext) -> None:
+    draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=card_base.SELECT[:3] if hot else INK)
+    draw_text(draw, (cx, cy), str(n), round(r * 1.2), DARK, anchor="mm", bold=True, raqm=ctx.raqm)
+
+
+def _fan(image: Image.Image, cards: list[str], left: float, top: float, height: int, width: float) -> None:
+    """Cards overlapping left to right inside `width` pixels."""
+    if not cards:
+        return
+    cw = card_base.card_width(height)
+    step = min(cw * 0.45, (width - cw) / (len(cards) - 1)) if len(cards) > 1 else 0
+    for i, code in enumerate(cards):
+        face = cards_french.face(code, height, False)
+        image.paste(face, (round(left + i * step), round(top)), face)
+
+
+# ---- rack --------------------------------------------------------------------------------------------------
+
+
+def _rack_rows(n: int) -> list[int]:
+    """Cards per row: balanced rows of at most RACK_PER_ROW."""
+    if n == 0:
+        return []
+    count = math.ceil(n / RACK_PER_ROW)
+    base, extra = divmod(n, count)
+    return [base + (1 if i < extra else 0) for i in range(count)]
+
+
+def _rack_step(per_row: int) -> int:
+    cw = card_base.card_width(RACK_CARD_H)
+    return cw + 8 if per_row <= 7 else round(cw * 0.7)
+
+
+def _hint(view: dict[str, Any], ctx: RenderContext) -> str | None:
+    seat = view.get("seat")
+    if view.get("phase") == "answer" and view.get("to_move") == seat:
+        return ctx.t("canasta.asked")
+    if view.get("turn") == seat and view.get("ask") in ("yes", "no"):
+        return ctx.t("canasta.said_yes" if view["ask"] == "yes" else "canasta.said_no")
+    return None
+
+
+def _own_melds_text(view: dict[str, Any], ctx: RenderContext) -> str | None:
+    team = view.get("team")
+    if team is None:
+        return None
+    melds = [m for m in view.get("melds") or [] if m.get("team") == team]
+    if not melds:
+        return None
+    parts = []
+    for meld in melds:
+        mark = {"natural": " ✓", "mixed": " ×"}.get(meld.get("canasta") or "", "")
+        parts.append(f"#{meld['number']} {_rank_text(meld['rank'])}·{len(meld['cards'])}{mark}")
+    return f"{ctx.t('canasta.your_melds')}: " + "  ".join(parts)
+
+
+def render_rack(view: dict[str, Any], ctx: RenderContext) -> Image.Image:
+    """The seat's hand in overlapping rows, card i numbered i+1; selected positions lifted and ringed."""
+    hand: list[str] = list(view.get("hand") or [])
+    order = [int(p) for p in view.get("order") or range(len(hand)) if 0 <= int(p) < len(hand)]
+    if sorted(order) != list(range(len(hand))):
+        order = list(range(len(hand)))
+    cw = card_base.card_width(RACK_CARD_H)
+    per_rows = _rack_rows(len(hand))
+    widest = max(per_rows, default=0)
+    step = _rack_step(widest)
+    row_w = (widest - 1) * step + cw if widest else 0
+    lift, badge_h, title_h = 12, 34, 44
+    row_h = lift + RACK_CARD_H + badge_h
+    hint = _hint(view, ctx)
+    melds_line = _own_melds_text(view, ctx)
+    pending = view.get("must_use") if view.get("turn") == view.get("seat") else None
+    width = max(RACK_MIN_W, row_w + 2 * PAD)
+    height = title_h + (30 if hint else 0) + max(1, len(per_rows)) * row_h + 8
+    height += (SMALL_CARD_H + 58 if pending else 0) + (28 if melds_line else 0)
+    image = Image.new("RGB", (width, height), FELT)
+    draw = ImageDraw.Draw(image)
+    sides = Sides(width, ctx.rtl)
+
+    title = f"{_canasta_name(ctx)} · {ctx.t('your_hand')} ({len(hand)})"
+    draw_text(draw, (sides.x(PAD), title_h / 2 + 2), title, 21, INK, anchor=sides.anchor("lm"), bold=True,
+              raqm=ctx.raqm, rtl=ctx.rtl)
+    seat = view.get("seat")
+    if not view.get("over") and seat is not None and view.get("to_move") == seat:
+        text = ctx.t("your_turn")
+        w = text_width(text, 16, bold=True, raqm=ctx.raqm, rtl=ctx.rtl) + 18
+        _pill(draw, (sides.x(width - PAD - w / 2), title_h / 2 + 2), text, 16, TURN, DARK, ctx)
+    y = title_h
+    if hint:
+        draw_text(draw, (sides.x(PAD), y + 13), fit(hint, 17, width - 2 * PAD, bold=True, raqm=ctx.raqm,
+                  rtl=ctx.rtl), 17, TURN, anchor=sides.anchor("lm"), bold=True, raqm=ctx.raqm, rtl=ctx.rtl)
+        y += 30
+
+    if not hand:
+        draw_text(draw, (width / 2, y + row_h / 2), ctx.t("no_cards"), 20, MUTED, anchor="mm", raqm=ctx.raqm,
+                  rtl=ctx.rtl)
+        y += row_h
+    start = 0
+    for count in per_rows:
+        left = (width - ((count - 1) * step + cw)) // 2
+        visible = min(step, cw)
+        for i, position in enumerate(order[start:start + count]):
+            chosen = position in ctx.selected
+            face = cards_french.face(hand[position], RACK_CARD_H, chosen)
+            x = left + i * step
+            image.paste(face, (x, y + (0 if chosen else lift)), face)
+            _badge(draw, x + visible / 2, y + lift + RACK_CARD_H + badge_h / 2, position + 1, 13, chosen, ctx)
+        start += count
+        y += row_h
+    y += 8
+
+    if pending:
+        taken = list(view.get("taken_cards") or [])
+        mid = y + 12 + SMALL_CARD_H / 2
+        draw.rounded_rectangle((PAD / 2, y, width - PAD / 2, y + SMALL_CARD_H + 50), radius=10, fill=PANEL)
+        items: list[str | Image.Image] = [ctx.t("canasta.must_use") + ":", cards_french.face(pending, SMALL_CARD_H,
+                                                                                              True)]
+        offset = flow(image, draw, sides, PAD, mid, items, 16, TURN, gap=8, raqm=ctx.raqm)
+        if taken:
+            offset = flow(image, draw, sides, offset + 8, mid, [ctx.t("canasta.joins", n=len(taken))], 15, INK,
+                          raqm=ctx.raqm)
+            room = width - offset - PAD
+            fan_left = sides.x(offset + room) if ctx.rtl else sides.x(offset)
+            _fan(image, taken, fan_left, mid - SMALL_CARD_H / 2, SMALL_CARD_H, max(room, 40))
+        y += SMALL_CARD_H + 58
+    if melds_line:
+        draw_text(draw, (sides.x(PAD), y + 12), fit(melds_line, 15, width - 2 * PAD, raqm=ctx.raqm, rtl=ctx.rtl),
+                  15, MUTED, anchor=sides.anchor("lm"), raqm=ctx.raqm, rtl=ctx.rtl)
+    return image
+
+
+# ---- table -------------------------------------------------------------------------------------------------
+
+
+def _winner_text(view: dict[str, Any], ctx: RenderContext) -> str:
+    sides = _side_seats(view)
+    winners = [w for w in view.get("winners") or [] if 0 <= w < len(sides)]
+    if not winners:
+        return ctx.t("over")
+    return ctx.t("winner", names=ctx.t("and").join(_side_name(w, sides[w], ctx) for w in winners))
+
+
+def _last_move_items(last: dict[str, Any], ctx: RenderContext) -> list[str | Image.Image]:
+    """The last move as words and small card faces."""
+    words = str(last.get("move", "")).split()
+    name = ctx.name(int(last.get("seat", 0)))
+    verb = words[0] if words else ""
+    faces: list[str] = []
+    if verb == "meld":
+        text = ctx.t("canasta.lm.meld")
+        faces = [w for w in words[1:] if w != "|"]
+    elif verb == "add" and len(words) >= 4:
+        text = ctx.t("canasta.lm.add", n=words[-1])
+        faces = words[1:-2]
+    elif verb == "discard" and len(words) == 2:
+        text = ctx.t("canasta.lm.discard")
+        faces = words[1:]
+    elif verb == "answer" and len(words) == 2 and words[1] in ("yes", "no"):
+        text = ctx.t(f"canasta.lm.answer_{words[1]}")
+    elif verb in ("draw", "take", "pass", "ask"):
+        text = ctx.t(f"canasta.lm.{verb}")
+    else:
+        text = " ".join(words)
+    items: list[str | Image.Image] = [f"{name} {text}"] if not ctx.rtl else [f"{name} {text}"]
+    for code in faces[:12]:
+        try:
+            items.append(cards_french.face(code, SMALL_CARD_H, False))
+        except ValueError:
+            items.append(code)
+    return items
+
+
+class _Table:
+    """One table picture: sections stacked top to bottom, each returning the next y."""
+
+    def __init__(self, view: dict[str, Any], ctx: RenderContext):
+        self.view, self.ctx = view, ctx
+        self.sides = _side_seats(view)
+        self.s = Sides(TABLE_W, ctx.rtl)
+        self.per_row = max(1, (TABLE_W - 2 * PAD) // (MELD_CELL_W + 8))
+        self.melds = [[m for m in view.get("melds") or [] if m.get("team") == side] for side in range(len(self.sides))]
+        for melds in self.melds:
+            melds.sort(key=lambda m: "3456789TJQKA".find(m.get("rank", "")))
+        last = view.get("last_move")
+        self.last = last if isinstance(last, dict) and "move" in last else None
+        height = 48 + (46 if view.get("over") else 0) + self._pile_h() + 10
+        height += sum(self._side_h(side) + 10 for side in range(len(self.sides)))
+        height += (SMALL_CARD_H + 20 if self.last else 0) + (30 if view.get("last_hand") else 0) + PAD
+        self.image = Image.new("RGB", (TABLE_W, height), FELT)
+        self.draw = ImageDraw.Draw(self.image)
+
+    def _pile_h(self) -> int:
+        return 30 + PILE_CARD_H + 30
+
+    def _side_h(self, side: int) -> int:
+        rows = max(1, math.ceil(len(self.melds[side]) / self.per_row))
+        return 36 + SMALL_CARD_H + 12 + rows * (MELD_CELL_H + 8)
+
+    def text(self, offset: float, y: float, text: str, size: int, fill: object, anchor: str = "lm",
+             bold: bool = False, rtl: bool | None = None) -> None:
+        direction = self.ctx.rtl if rtl is None else rtl
+        draw_text(self.draw, (self.s.x(offset), y), text, size, fill, anchor=self.s.anchor(anchor), bold=bold,
+                  raqm=self.ctx.raqm, rtl=direction)
+
+    def header(self, y: int) -> int:
+        view, ctx = self.view, self.ctx
+        self.text(PAD, y + 25, f"{_canasta_name(ctx)} · {ctx.t('deal', n=view.get('round', 1))}", 22, INK, bold=True)
+        self.text(TABLE_W - PAD, y + 25, ctx.t("target", n=view.get("target", "")), 17, MUTED, anchor="rm")
+        return y + 48
+
+    def banner(self, y: int) -> int:
+        self.draw.rounded_rectangle((PAD / 2, y, TABLE_W - PAD / 2, y + 38), radius=10, fill=WIN)
+        text = fit(_winner_text(self.view, self.ctx), 19, TABLE_W - 3 * PAD, bold=True, raqm=self.ctx.raqm,
+                   rtl=self.ctx.rtl)
+        draw_text(self.draw, (TABLE_W / 2, y + 19), text, 19, DARK, anchor="mm", bold=True, raqm=self.ctx.raqm,
+                  rtl=self.ctx.rtl)
+        return y + 46
+
+    def piles(self, y: int) -> int:
+        """Stock and discard pile side by side at the start edge; whose turn at the end edge."""
+        view, ctx = self.view, self.ctx
+        h = self._pile_h()
+        self.draw.rounded_rectangle((PAD / 2, y, TABLE_W - PAD / 2, y + h), radius=10, fill=PANEL)
+        cw = card_base.card_width(PILE_CARD_H)
+        top = y + 26
+        stock = int(view.get("stock_size", 0))
+        stock_x = round(self.s.x(PAD + 10 + cw) if ctx.rtl else self.s.x(PAD + 10))
+        pile_x = round(self.s.x(PAD + 40 + 2 * cw) if ctx.rtl else self.s.x(PAD + 40 + cw))
+        self.text(PAD + 10, y + 13, f"{ctx.t('stock')}: {stock}", 15, MUTED, bold=True)
+        if stock:
+            back = card_base.back(PILE_CARD_H, "french")
+            self.image.paste(back, (stock_x, top), back)
+        else:
+            self.draw.rounded_rectangle((stock_x, top, stock_x + cw, top + PILE_CARD_H), radius=6, outline=MUTED,
+                                        width=2)
+        size = int(view.get("pile_size", 0))
+        top_card = view.get("discard_top")
+        draw_text(self.draw, (pile_x + cw / 2, y + 13), ctx.t("canasta.pile"), 15, MUTED, anchor="mm", bold=True,
+                  raqm=ctx.raqm, rtl=ctx.rtl)
+        if top_card:
+            if view.get("frozen"):
+                # a wild card in the pile lies sideways under the top card, as at a real table
+                sideways = card_base.back(round(cw * 0.9), "french").rotate(90, expand=True)
+                self.image.paste(sideways, (pile_x - 8, top + PILE_CARD_H // 2 - sideways.height // 2), sideways)
+            face = cards_french.face(top_card, PILE_CARD_H, False)
+            self.image.paste(face, (pile_x, top), face)
+        else:
+            self.draw.rounded_rectangle((pile_x, top, pile_x + cw, top + PILE_CARD_H), radius=6, outline=MUTED,
+                                        width=2)
+            draw_text(self.draw, (pile_x + cw / 2, top + PILE_CARD_H / 2), ctx.t("canasta.pile_empty"), 14, MUTED,
+                      anchor="mm", raqm=ctx.raqm, rtl=ctx.rtl)
+        draw_text(self.draw, (pile_x + cw / 2, top + PILE_CARD_H + 14), ctx.t("canasta.cards", n=size), 14, INK,
+                  anchor="mm", raqm=ctx.raqm, rtl=ctx.rtl)
+        marks_at = pile_x + cw + 60 if not ctx.rtl else pile_x - 60
+        mark_y = top + 18
+        if view.get("frozen"):
+            _pill(self.draw, (marks_at, mark_y), ctx.t("canasta.frozen"), 15, FROZEN, DARK, ctx)
+            mark_y += 32
+        if view.get("pile_blocked") and top_card and top_card in ("3S", "3C"):
+            _pill(self.draw, (marks_at, mark_y), ctx.t("canasta.blocked"), 15, BLOCKED, INK, ctx)
+        self._turn_note(y, h)
+        return y + h + 10
+
+    def _turn_note(self, y: int, h: int) -> None:
+        view, ctx = self.view, self.ctx
+        if view.get("over"):
+            return
+        turn, to_move = view.get("turn"), view.get("to_move")
+        must = view.get("must_use")
+        end = TABLE_W - PAD - 8
+        mid = y + h / 2
+        if view.get("phase") == "answer" and turn is not None:
+            lines = [ctx.t("canasta.asking", name=ctx.name(turn)), ctx.t("canasta.to_play", name=ctx.name(to_move))]
+        elif must and turn is not None:
+            lines = [ctx.t("canasta.took", name=ctx.name(turn))]
+        elif to_move is not None:
+            lines = [ctx.t("canasta.to_play", name=ctx.name(to_move))]
+        else:
+            return
+        width = 260
+        for i, line in enumerate(lines):
+            shown = fit(line, 17, width, bold=True, raqm=ctx.raqm, rtl=ctx.rtl)
+            self.text(end, mid - 14 * (len(lines) - 1) + 28 * i - (24 if must else 0), shown, 17, TURN, anchor="rm",
+                      bold=True)
+        if must:
+            face = cards_french.face(must, SMALL_CARD_H, True)
+            x = self.s.x(end) - face.width if not ctx.rtl else self.s.x(end)
+            self.image.paste(face, (round(x), round(mid - 4)), face)
+
+    def side(self, y: int, side: int) -> int:
+        view, ctx = self.view, self.ctx
+        seats = self.sides[side]
+        h = self._side_h(side)
+        turn = view.get("turn") if not view.get("over") else None
+        on_turn = turn in seats
+        self.draw.rounded_rectangle((PAD / 2, y, TABLE_W - PAD / 2, y + h), radius=10,
+                                    fill=PANEL_TURN if on_turn else PANEL, outline=TURN if on_turn else None,
+                                    width=2)
+        mid = y + 18
+        colour = SIDE_COLOURS[side % len(SIDE_COLOURS)]
+        self.draw.ellipse(self.s.box(PAD + 4, 12, mid - 6, mid + 6), fill=colour)
+        name = fit(_side_name(side, seats, ctx), 18, 300, bold=True, raqm=ctx.raqm, rtl=ctx.rtl)
+        self.text(PAD + 24, mid, name, 18, INK, bold=True)
+        scores = view.get("scores") or [0, 0]
+        score = scores[side] if side < len(scores) else 0
+        self.text(TABLE_W - PAD, mid, f"{score} / {view.get('target', '')}", 18, INK, anchor="rm", bold=True,
+                  rtl=False)
+        opened = (view.get("opened") or [False, False])[side]
+        need = (view.get("min_meld") or [0, 0])[side]
+        status = ctx.t("canasta.opened") if opened else ctx.t("canasta.needs", n=need)
+        canastas = sum(1 for m in self.melds[side] if m.get("canasta"))
+        status += f" · {ctx.t('canasta.canastas', n=canastas, need=view.get('canastas_needed', 1))}"
+        self.text(TABLE_W - PAD - 130, mid, fit(status, 14, 220, raqm=ctx.raqm, rtl=ctx.rtl), 14, MUTED,
+                  anchor="rm")
+        # red 3s and cards in hand
+        row = y + 36 + SMALL_CARD_H / 2
+        hands = view.get("hand_sizes") or []
+        counts = " · ".join(f"{ctx.name(s)}: {hands[s] if s < len(hands) else '?'}" for s in seats)
+        reds = list((view.get("team_red3s") or [[], []])[side])
+        items: list[str | Image.Image] = [counts]
+        if reds:
+            items.append(f"  {ctx.t('canasta.red3s')}:")
+            items += [cards_french.face(code, SMALL_CARD_H, False) for code in reds]
+        flow(self.image, self.draw, self.s, PAD + 8, row, items, 15, INK, gap=4, raqm=ctx.raqm)
+        top = y + 36 + SMALL_CARD_H + 12
+        if not self.melds[side]:
+            self.text(PAD + 12, top + MELD_CELL_H / 2, ctx.t("canasta.no_melds"), 16, MUTED)
+        for i, meld in enumerate(self.melds[side]):
+            r, c = divmod(i, self.per_row)
+            self._meld(meld, c, top + r * (MELD_CELL_H + 8))
+        return y + h + 10
+
+    def _meld(self, meld: dict[str, Any], column: int, top: float) -> None:
+        ctx = self.ctx
+        offset = PAD + column * (MELD_CELL_W + 8)
+        box = self.s.box(offset, MELD_CELL_W, top, top + MELD_CELL_H)
+        kind = meld.get("canasta")
+        ring = {"natural": NATURAL, "mixed": MIXED}.get(kind or "")
+        self.draw.rounded_rectangle(box, radius=8, fill=FELT, outline=ring, width=3 if ring else 0)
+        left = box[0] + 6
+        cards = list(meld.get("cards") or [])
+        head = f"#{meld.get('number')} · {_rank_text(meld.get('rank', '?'))} ({len(cards)})"
+        draw_text(self.draw, (left, top + 11), head, 14, INK, anchor="lm", bold=True, raqm=ctx.raqm)
+        if ring:
+            label = ctx.t(f"canasta.{kind}")
+            w = text_width(label, 12, bold=True, raqm=ctx.raqm, rtl=ctx.rtl) + 12
+            self.draw.rounded_rectangle((box[2] - w - 4, top + 3, box[2] - 4, top + 19), radius=7, fill=ring)
+            draw_text(self.draw, (box[2] - 4 - w / 2, top + 11), label, 12, INK, anchor="mm", bold=True,
+                      raqm=ctx.raqm, rtl=ctx.rtl)
+        if kind:
+            # a completed canasta is squared up: a wild on top tells a mixed one at a glance
+            shown = [next((c for c in cards if c == "X" or c[0] == "2"), cards[-1])] if kind == "mixed" else cards[:1]
+            under = card_base.back(MELD_CARD_H, "french")
+            self.image.paste(under, (round(left + 4), round(top + 20)), under)
+            face = cards_french.face(shown[0], MELD_CARD_H, False)
+            self.image.paste(face, (round(left), round(top + 22)), face)
+            draw_text(self.draw, (left + card_base.card_width(MELD_CARD_H) + 30, top + 22 + MELD_CARD_H / 2),
+                      f"× {len(cards)}", 20, INK, anchor="mm", bold=True, raqm=ctx.raqm)
+        else:
+            _fan(self.image, cards, left, top + 22, MELD_CARD_H, MELD_CELL_W - 12)
+
+    def footer(self, y: int) -> int:
+        view, ctx = self.view, self.ctx
+        last_hand = view.get("last_hand")
+        if isinstance(last_hand, dict) and last_hand.get("points"):
+            points = last_hand["points"]
+            parts = [f"{_side_name(i, self.sides[i], ctx)} {p:+d}" for i, p in enumerate(points) if i < len(self.sides)]
+            line = fit(f"{ctx.t('canasta.last_hand')}: " + " · ".join(parts), 15, TABLE_W - 2 * PAD, raqm=ctx.raqm,
+                       rtl=ctx.rtl)
+            self.text(PAD, y + 14, line, 15, MUTED)
+            y += 30
+        if self.last:
+            mid = y + SMALL_CARD_H / 2 + 4
+            offset = flow(self.image, self.draw, self.s, PAD + 4, mid, [f"{ctx.t('last_move')}:"], 15, MUTED,
+                          raqm=ctx.raqm)
+            flow(self.image, self.draw, self.s, offset, mid, _last_move_items(self.last, ctx), 15, INK, gap=4,
+                 raqm=ctx.raqm)
+            y += SMALL_CARD_H + 20
+        return y
+
+
+def render_table(view: dict[str, Any], ctx: RenderContext) -> Image.Image:
+    """Header, winner banner once over, the piles with whose turn, each side's panel, the last hand and move."""
+    table = _Table(view, ctx)
+    y = table.header(0)
+    if view.get("over"):
+        y = table.banner(y)
+    y = table.piles(y)
+    for side in range(len(table.sides)):
+        y = table.side(y, side)
+    table.footer(y)
+    return table.image
