@@ -80,6 +80,9 @@ async def test_commands_in_groups_addressed_and_not(store):
         assert unknown.params["text"] == t("en", "err.unknown_command")
         rules = await bot.command(ALICE, GROUP_ID, "/rules kenza")
         assert rules.params["text"] == t("en", "rules.kenza")
+        await bot.command(BADR, GROUP_ID, "/help")
+        stats = await bot.command(ALICE, GROUP_ID, "/stats", reply_to=BADR)  # "/stats" answering Badr's message
+        assert stats.params["text"] == t("en", "stats.none", name="Badr")
 
 
 async def test_admin_is_checked_only_for_admin_commands_and_cached(store):

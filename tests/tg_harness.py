@@ -131,7 +131,8 @@ class FakeTelegram:
         return {"id": int(chat_id), "type": "private", "first_name": f"user{chat_id}"}
 
     # ------------------------------------------------------------------------------------------------- updates
-    def command(self, bot: Any, user: dict[str, Any], chat_id: str | int, text: str) -> Update:
+    def command(self, bot: Any, user: dict[str, Any], chat_id: str | int, text: str,
+                reply_to: dict[str, Any] | None = None) -> Update:
         """An incoming message with a bot command at its start (entity included, as Telegram sends it)."""
         message_id = next(self._ids)
         word = text.split()[0]
@@ -143,6 +144,10 @@ class FakeTelegram:
                 "entities": [{"type": "bot_command", "offset": 0, "length": len(word)}],
             },
         }
+        if reply_to is not None:  # the command answers another user's message
+            payload["message"]["reply_to_message"] = {"message_id": message_id - 1, "date": int(time.time()),
+                                                      "chat": self.chat_json(str(chat_id)), "from": reply_to,
+                                                      "text": "hello"}
         return Update.de_json(payload, bot)
 
     def press(self, bot: Any, user: dict[str, Any], chat_id: str | int, message_id: int, data: str) -> Update:
@@ -352,10 +357,11 @@ class Bot:
     async def __aexit__(self, *exc: object) -> None:
         await self.adapter.stop()
 
-    async def command(self, who: dict[str, Any], chat_id: str | int, text: str) -> Call | None:
+    async def command(self, who: dict[str, Any], chat_id: str | int, text: str,
+                      reply_to: dict[str, Any] | None = None) -> Call | None:
         """Send a command; returns the bot's text reply in that chat, if it sent one."""
         before = len(self.server.calls)
-        await self.adapter.process(self.server.command(self.bot, who, chat_id, text))
+        await self.adapter.process(self.server.command(self.bot, who, chat_id, text, reply_to))
         for call in self.server.calls[before:]:
             if call.method == "sendMessage" and call.chat_id == str(chat_id) and call.params.get("reply_parameters"
                                                                                                  ) is not None:

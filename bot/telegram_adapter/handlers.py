@@ -10,7 +10,7 @@ import logging
 import time
 from collections.abc import Callable
 
-from telegram import Chat, ReplyParameters, Update, User
+from telegram import CallbackQuery, Chat, Message, ReplyParameters, Update, User
 from telegram.constants import ChatMemberStatus, ChatType
 from telegram.error import TelegramError
 from telegram.ext import ContextTypes
@@ -91,13 +91,13 @@ class Handlers:
         await self._answer_command(context, chat, message.message_id, user, reply)
 
     @staticmethod
-    def _stats_target(message: object, parsed: commands.ParsedCommand) -> list[str]:
+    def _stats_target(message: Message, parsed: commands.ParsedCommand) -> list[str]:
         """`/stats` as a reply to someone, or naming them by a text mention, means that user (players are stored
         by Telegram user id, which a plain @username does not give us)."""
-        replied = getattr(message, "reply_to_message", None)
+        replied = message.reply_to_message
         if not parsed.args and replied is not None and replied.from_user and not replied.from_user.is_bot:
             return [str(replied.from_user.id)]
-        for entity in getattr(message, "entities", ()) or ():
+        for entity in message.entities:
             if entity.type == "text_mention" and entity.user is not None:
                 return [str(entity.user.id)]
         return parsed.args
@@ -133,7 +133,7 @@ class Handlers:
             reply = Reply(t(lang, "err.generic"), alert=True)
         await self._answer_press(context, query, user, lang, reply)
 
-    async def _answer_press(self, context: ContextTypes.DEFAULT_TYPE, query: object, user: User, lang: str,
+    async def _answer_press(self, context: ContextTypes.DEFAULT_TYPE, query: CallbackQuery, user: User, lang: str,
                             reply: Reply) -> None:
         """Answer the callback query always (even with no text), so the client stops its spinner."""
         text = reply.text
