@@ -1,0 +1,431 @@
+"""Tunj through the chat layout and the service: two-press moves, the claim window both ways, a whole hand."""
+
+from __future__ import annotations
+
+import random
+import time
+
+import pytest
+
+import engine
+from bot import callbacks, presenter
+from bot.games import ui_for
+from bot.i18n import catalog
+from bot.messages import Actor, ChatRef
+from bot.service import Service
+from engine.bots import decide
+from storage import Store
+from tests.fakes import FakeTransport
+
+GAME = engine.get("tunj")
+UI = ui_for("tunj")
+GROUP = ChatRef("fake", "-100", private=False)
+ALI = Actor("fake", "1", "Ali", language="en")
+MONA = Actor("fake", "2", "Mona", language="en")
+
+
+def private(actor: Actor) -> ChatRef:
+    return ChatRef("fake", actor.user_id, private=True)
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1_000_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+# ---- the layout on engine states ---------------------------------------------------------------------------
+
+
+def _states(seeds: range, moves: int) -> list[dict]:
+    """States met in random-bot play (claims included), to check the buttons against the legal list."""
+    out = []
+    for seed in seeds:
+        state = GAME.new(2, {}, seed=seed)
+        chooser = random.Random(seed)
+        for _ in range(moves):
+            if GAME.result(state)["over"]:
+                break
+            seat = GAME.to_move(state)
+            out.append(state)
+            state = GAME.apply(state, seat, decide("tunj", state, seat, "random", chooser))
+    return out
+
+
+def _reachable(view: dict, legal: list[str]) -> tuple[list[str], int]:
+    """Every move a player can reach by pressing (first step, then each pick's second step), and how many
+    second steps lacked a way back."""
+    reached: list[str] = []
+    no_back = 0
+    for row in UI.rack_buttons(view, legal, "en", None):
+        for button in row:
+            if button.kind == "move":
+                reached.append(button.move)
+            elif button.kind == "pick":
+                second = UI.rack_buttons(view, legal, "en", button.arg)
+                kinds = [b.kind for r in second for b in r]
+                assert "pick" not in kinds, "a second step does not open a third"
+                no_back += "back" not in kinds
+                reached += [b.move for r in second for b in r if b.kind == "move"]
+    return reached, no_back
+
+
+def test_buttons_offer_exactly_the_legal_moves_in_two_presses():
+    claims = 0
+    for state in _states(range(4), 120):
+        seat = GAME.to_move(state)
+        legal = GAME.legal_moves(state, seat)
+        view = GAME.view(state, seat)
+        reached, no_back = _reachable(view, legal)
+        if state["claim"] is not None:
+            claims += 1
+            assert reached == ["tunj"], "during a claim only the Tunj! button (never expire)"
+            rows = UI.rack_buttons(view, legal, "en", None)
+            assert len(rows) == 1 and len(rows[0]) == 1
+            continue
+        assert sorted(reached) == sorted(legal)
+        assert len(reached) == len(set(reached))
+        assert no_back == 0
+    assert claims >= 3, "the random bots made attempts that opened claims"
+
+
+def test_pick_keys_fit_an_action_code_and_mark_the_source():
+    layout = {
+        "reserves": [["5S", "2C"], ["9D"]],
+        "houses": [["KH", "QS", "JH"], ["8C"], ["4D"], ["3S"], ["TD"], ["7H"], [], []],
+        "hands": [["2H"], ["3H"]],
+        "to_move": 0,
+    }
+    state = GAME.new(2, {}, layout=layout)
+    legal = GAME.legal_moves(state, 0)
+    view = GAME.view(state, 0)
+    assert "move H1:2 H8" in legal
+    picks = [b for row in UI.rack_buttons(view, legal, "en", None) for b in row if b.kind == "pick"]
+    run = next(b for b in picks if b.arg == "H1x2")
+    assert ":" not in run.arg and "H1" in run.label and "×2" in run.label
+    assert callbacks.decode(callbacks.encode("p", 12345, 99999, run.arg)).args[1] == "H1x2"
+    second = UI.rack_buttons(view, legal, "en", "H1x2")
+    assert [b.move for r in second for b in r if b.kind == "move"] == ["move H1:2 H7", "move H1:2 H8"]
+    assert UI.selected(view, "H1x2") == (2, 102)
+    assert UI.selected(view, "R") == (0,)
+    assert UI.selected(view, None) == ()
+    assert UI.selected(view, "Q9") == ()
+    # a stale or forged pick falls back to the first step
+    assert UI.rack_buttons(view, legal, "en", "H7x5") == UI.rack_buttons(view, legal, "en", None)
+    # target labels name the card they go on
+    reserve = [b.label for r in UI.rack_buttons(view, legal, "en", "R") for b in r]
+    assert reserve == ["→ H7 (empty)", "→ H8 (empty)", "« Back"]
+
+
+def test_turned_card_shows_its_targets_at_once():
+    layout = {"reserves": [["KS"], ["QD"]], "houses": [["9C"], ["5D"], ["JS"], ["2D"], ["3H"], ["4C"], ["8S"],
+                                                       ["7D"]], "hands": [["8H"], ["3C"]], "to_move": 0}
+    state = GAME.apply(GAME.new(2, {}, layout=layout), 0, "turn")
+    assert state["piles"]["T"] == ["8H"] and state["claim"] is None
+    legal = GAME.legal_moves(state, 0)
+    rows = UI.rack_buttons(GAME.view(state, 0), legal, "en", None)
+    moves = [b.move for r in rows for b in r]
+    assert moves == ["move T H1"] == legal
+    assert [b.label for r in rows for b in r] == ["→ H1 (9♣)"]
+    assert not any(b.kind == "back" for r in rows for b in r)
+
+
+def test_timers_and_forced_expire():
+    layout = {"reserves": [["KS"], ["QD"]], "houses": [["9C"], ["5D"], ["JS"], ["2D"], ["3H"], ["4C"], ["8S"],
+                                                       ["7D"]], "hands": [["8H"], ["3C"]], "to_move": 0}
+    state = GAME.new(2, {"claim_seconds": 5}, layout=layout)
+    public = GAME.view(state, None)
+    assert UI.forced_timeout_move(public) is None
+    assert UI.timer_seconds(public, state["options"], None) == UI.turn_seconds
+    assert UI.timer_seconds(public, state["options"], 30) == 30
+    state = GAME.apply(state, 0, "move H1 F1")  # 9C on an empty foundation: a building break
+    public = GAME.view(state, None)
+    assert UI.forced_timeout_move(public) == "expire"
+    assert UI.timer_seconds(public, state["options"], 30) == 5
+    assert UI.timer_seconds(public, {}, 30) == 5  # from the view when the options do not say
+
+
+def test_texts_for_moves_claims_and_the_board():
+    layout = {"reserves": [["KS"], ["QD"]], "houses": [["9C"], ["5D"], ["JS"], ["2D"], ["3H"], ["4C"], ["8S"],
+                                                       ["7D"]], "hands": [["8H"], ["3C"]], "to_move": 0}
+    state = GAME.new(2, {}, layout=layout)
+    assert UI.describe_move("move R F1", "en") == "reserve → F1"
+    assert UI.describe_move("move H3:2 OW", "en") == "2 cards from H3 → opponent's waste"
+    assert UI.describe_move("tunj", "en") == "called Tunj!"
+    assert "window closed" in UI.describe_move("expire", "en")
+    after = GAME.apply(state, 0, "move H1 F1")
+    words = UI.describe_move("move H1 F1", "en", GAME.view(after, None))
+    assert words.startswith("attempted H1 → F1 — broke:") and "foundations go up" in words
+    names = ["Ali", "Mona"]
+    table = UI.describe_table(GAME.view(after, None), "en", names)
+    assert "Open claim: Ali attempted H1 → F1" in table and "Mona may call Tunj!" in table
+    assert "H1: 9♣" in table and "F1: —" in table
+    called = GAME.apply(after, 1, "tunj")
+    assert "Mona called Tunj! Ali's H1 → F1 is cancelled" in UI.describe_table(GAME.view(called, None), "en", names)
+    expired = GAME.apply(after, 1, "expire")
+    assert "No call in time" in UI.describe_table(GAME.view(expired, None), "en", names)
+    rack = UI.describe_rack(GAME.view(state, 1), "ar")
+    assert rack.splitlines()[2].startswith("أنت:")  # seat 1's own line names it "you"
+    assert UI.score_line(GAME.view(state, None), "en", names) == "Ali: 0 · Mona: 0"
+
+
+def test_every_tunj_key_exists_in_both_catalogs():
+    import inspect
+
+    import bot.games.tunj as module
+    import renderers.tunj as pictures
+
+    source = inspect.getsource(module)
+    keys = {key for key in catalog("en") if key.startswith("tunj.")}
+    assert keys == {key for key in catalog("ar") if key.startswith("tunj.")}
+    assert "rules.tunj" in catalog("en") and "rules.tunj" in catalog("ar")
+    for code in {code for _, code in pictures._RULE_PHRASES} | {"other"}:
+        assert f"tunj.rule.{code}" in keys
+    for literal in ("tunj.btn.call", "tunj.btn.turn", "tunj.src.run", "tunj.dst.or", "tunj.board.claim"):
+        assert literal in source and literal in keys
+
+
+# ---- through the service -----------------------------------------------------------------------------------
+
+
+@pytest.fixture
+async def setup(tmp_path):
+    store = await Store.open(str(tmp_path / "tunj.db"))
+    clock = Clock()
+    service = Service(store, clock=clock, seed_source=random.Random(11))
+    transport = FakeTransport()
+    service.attach(transport, images=False)
+    yield service, transport, store, clock
+    await store.close()
+
+
+async def open_tunj(service, players=(ALI, MONA), bots=(), options=("claim_seconds=5",)):
+    await service.command(Actor("fake", "1", "Ali", language="en", is_admin=True), GROUP, "lang", ["en"])
+    for actor in players:
+        await service.command(actor, private(actor), "lang", ["en"])
+    await service.command(ALI, GROUP, "new", ["tunj", *options])
+    match = await service.store.lobby_or_active_match("fake", "-100")
+    for actor in players[1:]:
+        await service.press(actor, GROUP, callbacks.encode("j", match.id))
+    for level in bots:
+        await service.press(ALI, GROUP, callbacks.encode("b", match.id, level))
+    reply = await service.press(ALI, GROUP, callbacks.encode("s", match.id))
+    assert not reply.alert, reply.text
+    return await service.store.get_match(match.id)
+
+
+async def _state(store, match_id):
+    match = await store.get_match(match_id)
+    return match, GAME.from_json(match.snapshot)
+
+
+async def _actors(store, match_id):
+    """Actor per seat."""
+    seats = await store.seats(match_id)
+    return [ALI if seat.display_name == "Ali" else MONA if seat.display_name == "Mona" else None for seat in seats]
+
+
+def _bad_foundation_move(state) -> str:
+    """A move that breaks a building rule: a house's non-ace outer card onto an empty foundation."""
+    piles = state["piles"]
+    empty = next(f for f in (f"F{n}" for n in range(1, 9)) if not piles[f])
+    house = next(h for h in (f"H{n}" for n in range(1, 9)) if piles[h] and piles[h][-1][0] != "A")
+    return f"move {house} {empty}"
+
+
+async def test_claim_called_in_time_by_the_other_human(setup):
+    service, transport, store, clock = setup
+    match = await open_tunj(service)
+    match, state = await _state(store, match.id)
+    actors = await _actors(store, match.id)
+    offender = GAME.to_move(state)
+    a, b = actors[offender], actors[1 - offender]
+    attempt = _bad_foundation_move(state)
+    before = {name: list(pile) for name, pile in state["piles"].items()}
+    sends_to_b = sum(1 for c in transport.calls if c[0] == "send" and c[1] == b.user_id)
+
+    reply = await service.command(a, GROUP, "m", attempt.split())
+    assert not reply.alert, reply.text
+    match, state = await _state(store, match.id)
+    assert state["claim"] is not None and GAME.to_move(state) == 1 - offender
+    assert state["piles"] == before, "an attempt is never carried out"
+    assert match.deadline == pytest.approx(clock.now + 5)
+    # B's rack was sent afresh (the seat to move changed) and carries only the Tunj! button
+    assert sum(1 for c in transport.calls if c[0] == "send" and c[1] == b.user_id) == sends_to_b + 1
+    buttons = transport.buttons(b.user_id)
+    assert [button.label for button in buttons] == ["📣 Tunj!"]
+    assert "Open claim" in transport.latest(b.user_id).alt
+    # A has nothing to press meanwhile, and A cannot answer their own claim
+    assert not transport.buttons(a.user_id)
+    assert (await service.command(a, GROUP, "m", ["tunj"])).alert
+    assert "attempted" in transport.latest("-100").alt
+
+    clock.now += 4  # inside the 5-second window
+    assert await service.tick() == 0
+    reply = await service.press(b, private(b), buttons[0].data)
+    assert not reply.alert, reply.text
+    match, state = await _state(store, match.id)
+    assert state["claim"] is None
+    assert GAME.to_move(state) == 1 - offender, "a correct call passes the turn to the caller"
+    assert (await store.moves(match.id))[-1].move == "tunj"
+    assert "called Tunj!" in transport.latest("-100").text  # the table caption lists the call
+    # the old Tunj! button is stale now: refused with a message
+    stale = await service.press(b, private(b), buttons[0].data)
+    assert stale.alert and stale.text == "That button is out of date."
+    # typed tunj with no open claim: refused with the engine's reason
+    no_claim = await service.command(b, GROUP, "m", ["tunj"])
+    assert no_claim.alert and "no claim" in no_claim.text
+    assert (await store.get_match(match.id)).version == match.version
+
+
+async def test_claim_window_closes_without_a_call(setup):
+    service, transport, store, clock = setup
+    match = await open_tunj(service)
+    match, state = await _state(store, match.id)
+    actors = await _actors(store, match.id)
+    offender = GAME.to_move(state)
+    a = actors[offender]
+    attempt = _bad_foundation_move(state)
+    before = {name: list(pile) for name, pile in state["piles"].items()}
+    await service.command(a, GROUP, "m", attempt.split())
+    match, state = await _state(store, match.id)
+    assert state["claim"] is not None
+
+    clock.now = match.deadline - 0.5
+    assert await service.tick() == 0
+    clock.now = match.deadline + 0.1
+    assert await service.tick() == 1
+    match, state = await _state(store, match.id)
+    assert state["claim"] is None
+    assert GAME.to_move(state) == offender, "after an uncalled attempt the offender plays on"
+    assert state["piles"] == before, "the attempt stays refused (nothing neglected, nothing corrected)"
+    last = (await store.moves(match.id))[-1]
+    assert (last.move, last.actor, last.seat) == ("expire", "timer", 1 - offender)
+    for seat in await store.seats(match.id):
+        assert seat.timeouts_in_a_row == 0 and not seat.away, "a closing window is nobody's absence"
+    texts = [shown.message.text for shown in transport.sent if shown.chat_id in (ALI.user_id, MONA.user_id)]
+    assert not any("Time ran out" in text for text in texts)
+    # the offender's turn timer is the normal one again
+    assert match.deadline == pytest.approx(clock.now + UI.turn_seconds)
+    assert transport.buttons(a.user_id), "the offender has their buttons back"
+
+
+async def test_neglected_priority_is_corrected_when_the_window_closes(setup):
+    """Turning while a card fits a foundation neglects priority 2; uncalled, the engine makes that move."""
+    service, transport, store, clock = setup
+    match = await open_tunj(service)
+    actors = await _actors(store, match.id)
+    for number in range(400):  # both humans type the normal bot's moves until such a position comes up
+        match, state = await _state(store, match.id)
+        assert match.status == "active"
+        seat = GAME.to_move(state)
+        legal = GAME.legal_moves(state, seat)
+        if "turn" in legal and any(m.split()[-1].startswith("F") for m in legal):
+            break
+        move = decide("tunj", state, seat, "normal", random.Random(number))
+        reply = await service.command(actors[seat], GROUP, "m", move.split())
+        assert not reply.alert, reply.text
+    else:
+        pytest.fail("no position with a neglectable foundation move came up")
+    await service.command(actors[seat], GROUP, "m", ["turn"])
+    match, state = await _state(store, match.id)
+    assert state["claim"]["neglected"] is not None
+    neglected = state["claim"]["neglected"]
+    clock.now = match.deadline + 1
+    assert await service.tick() == 1
+    match, state = await _state(store, match.id)
+    assert state["claim"] is None
+    events = GAME.view(state, None)["events"]
+    assert {"type": "corrected", "seat": seat, "move": neglected} in events
+    assert "Made for" in transport.latest("-100").alt
+
+
+async def _press_move(service, transport, store, match_id, actor, seat, want: str) -> None:
+    """Press the buttons that play `want`: its source, then its target (or the one button for it)."""
+    state = GAME.from_json((await store.get_match(match_id)).snapshot)
+    view = GAME.view(state, seat)
+    legal = GAME.legal_moves(state, seat)
+    pick = None
+    for _ in range(2):
+        drawn = [b for row in UI.rack_buttons(view, legal, "en", pick) for b in row]
+        bound = transport.buttons(actor.user_id)[: len(drawn)]
+        assert [b.label for b in bound] == [b.label for b in drawn]
+        for ui_button, button in zip(drawn, bound, strict=True):
+            if ui_button.kind == "move" and ui_button.move == want:
+                reply = await service.press(actor, private(actor), button.data)
+                assert not reply.alert, reply.text
+                return
+        source = want.split()[1].replace(":", "x")
+        chooser = next(i for i, b in enumerate(drawn) if b.kind == "pick" and b.arg == source)
+        reply = await service.press(actor, private(actor), bound[chooser].data)
+        assert not reply.alert, reply.text
+        pick = source
+    raise AssertionError(f"no button plays {want}")
+
+
+def _policy(legal: list[str]) -> str:
+    """Foundation moves first (the reserve's before others), then any move off a house-to-house shuffle, then
+    turning, then anything."""
+    if "tunj" in legal:
+        return "tunj"
+    to_foundation = sorted((m for m in legal if m.split()[-1].startswith("F")), key=lambda m: m.split()[1] != "R")
+    if to_foundation:
+        return to_foundation[0]
+    placing = [m for m in legal if m.startswith("move") and not (m.split()[1][0] == "H" and m.split()[2][0] == "H")]
+    if placing:
+        return placing[0]
+    if "turn" in legal:
+        return "turn"
+    return legal[0]
+
+
+async def test_whole_hand_human_against_a_bot_by_button_presses(setup):
+    service, transport, store, _ = setup
+    started = time.perf_counter()
+    match = await open_tunj(service, players=(ALI,), bots=("random",))
+    human = next(seat.seat for seat in await store.seats(match.id) if seat.display_name == "Ali")
+    presses = called = within = 0
+    for _ in range(1500):
+        match, state = await _state(store, match.id)
+        if match.status != "active":
+            break
+        assert GAME.to_move(state) == human, "the bot plays its turns at once"
+        legal = GAME.legal_moves(state, human)
+        want = _policy(legal)
+        called += want == "tunj"
+        sends = sum(1 for c in transport.calls if c[0] == "send" and c[1] == ALI.user_id)
+        logged = len(await store.moves(match.id))
+        await _press_move(service, transport, store, match.id, ALI, human, want)
+        presses += 1
+        match, after = await _state(store, match.id)
+        if len(await store.moves(match.id)) == logged + 1 and GAME.to_move(after) == human:
+            # a move within the human's turn (nobody else moved): the rack message was edited, not sent again
+            within += 1
+            assert sum(1 for c in transport.calls if c[0] == "send" and c[1] == ALI.user_id) == sends
+    assert match.status == "finished", f"hand not over after {presses} moves"
+    assert called >= 1, "the random bot's attempts were called with the Tunj! button"
+    assert within >= 10, "turns are chains of several moves"
+    # the log replays to the same final state
+    replay = GAME.new(2, match.options, seed=match.seed)
+    for record in await store.moves(match.id):
+        replay = GAME.apply(replay, record.seat, record.move)
+    assert GAME.to_json(replay) == match.snapshot
+    assert time.perf_counter() - started < 40
+
+
+async def test_rules_command(setup):
+    service, _, _, _ = setup
+    text = (await service.command(ALI, GROUP, "rules", ["tunj"])).text
+    assert "Tunj" in text and "/m move R F1" in text
+    assert "طنج" in (await service.command(Actor("fake", "9", "Sami", language="ar"), GROUP, "rules", ["tunj"])).text
+
+
+def test_presenter_binds_the_lone_tunj_button():
+    """The keyboard the service draws during a claim is the one Tunj! button, bound to an 'm' action."""
+    layout = {"reserves": [["KS"], ["QD"]], "houses": [["9C"], ["5D"], ["JS"], ["2D"], ["3H"], ["4C"], ["8S"],
+                                                       ["7D"]], "hands": [["8H"], ["3C"]], "to_move": 0}
+    state = GAME.apply(GAME.new(2, {}, layout=layout), 0, "move H1 F1")
+    assert presenter.button_moves(UI.rack_buttons(GAME.view(state, 1), GAME.legal_moves(state, 1), "ar",
+                                                  None)) == ["tunj"]
