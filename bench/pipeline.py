@@ -38,6 +38,7 @@ class Sample:
     latency_ms: list[float] = field(default_factory=list)  # every press that played a move
     pick_ms: list[float] = field(default_factory=list)  # first steps of two-step moves
     move_calls: list[int] = field(default_factory=list)  # API calls per human move, pick step included
+    one_step_calls: list[int] = field(default_factory=list)  # the same, for moves made with a single press
     moves: int = 0
     all_moves: int = 0  # human and bot moves committed during the timed part
 
@@ -133,6 +134,8 @@ class TelegramDriver:
         elapsed, made = await self._press(index, user_id, message_id, data)
         sample.latency_ms.append(elapsed)
         sample.move_calls.append(calls + made)
+        if not calls:
+            sample.one_step_calls.append(made)
         sample.moves += 1
         return True
 
@@ -201,11 +204,14 @@ def main() -> None:
     if sample.pick_ms:
         print(f"  pick step ({len(sample.pick_ms)}x): p50 {statistics.median(sample.pick_ms):.1f} ms")
     plain = sample.move_calls
-    print(f"  Bot API calls per human move: {statistics.fmean(plain):.2f} (max {max(plain)}; a pick step adds 2)")
+    one = sample.one_step_calls or [0]
+    print(f"  Bot API calls per human move: {statistics.fmean(plain):.2f} (max {max(plain)}); one-press moves "
+          f"{statistics.fmean(one):.2f}, a two-step pick adds an edit and an answer")
     print(f"  throughput: {sample.moves / wall:.1f} human moves/s, {sample.all_moves / wall:.1f} moves/s with the "
           f"bot's; wall {wall:.1f} s")
-    print(f"  service time per human move (wall / moves, one event loop): {1000 * wall / sample.moves:.1f} ms; with "
-          f"{args.matches} presses in flight the latency above is mostly queueing behind the others' renders")
+    note = (f"; with {args.matches} presses in flight, latency is mostly queueing behind the others' renders"
+            if args.matches > 1 else "")
+    print(f"  service time per human move (wall / moves, one event loop): {1000 * wall / sample.moves:.1f} ms{note}")
     if args.tracemalloc:
         print(f"  peak Python heap: {tracemalloc.get_traced_memory()[1] / 2**20:.1f} MiB")
     print(f"  peak RSS: {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.1f} MiB")
