@@ -13,6 +13,7 @@ the left and F1-F8 in the middle so the pictures match the buttons; only the tex
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from PIL import Image, ImageDraw
@@ -392,11 +393,59 @@ def _draw(view: dict[str, Any], ctx: RenderContext, rack: bool) -> Image.Image:
     return board.image
 
 
+def _sample_views() -> list[dict[str, Any]]:
+    """Two boards that between them show every colour the pictures use: an open claim with a pick and a turned
+    card, and a finished hand."""
+    ranks = cards_french.RANKS
+    houses = [[f"{ranks[12 - i]}{'SH'[i % 2]}" for i in range(n)] for n in (5, 1, 0, 3, 13, 2, 1, 0)]
+    base = {
+        "seat": 0, "round": 2, "target": 200, "to_move": 1, "turned": "7D",
+        "reserves": [{"count": 9, "top": "QC"}, {"count": 0, "top": None}],
+        "houses": houses, "foundations": [["AS"], ["AH", "2H"], ["AD"], ["AC", "2C", "3C"], [], [], [], []],
+        "hand_sizes": [20, 0], "waste_sizes": [4, 0], "waste_tops": ["9D", None], "scores": [30, 12],
+        "burdens": [40, 0], "last_move": {"seat": 0, "move": "move R F2"}, "events": [], "over": False,
+        "winners": [], "draw": False, "hand_result": None,
+        "claim": {"open": True, "by": 0, "caller": 1, "attempt": "move H1 F5", "broke": ["priority 1: x"]},
+    }
+    finished = dict(base, over=True, to_move=None, winners=[1], claim={"open": False},
+                    hand_result={"kind": "win", "winner": 1, "points": [0, 70], "burdens": [40, 0]})
+    return [base, dict(base, seat=1), finished]
+
+
+@lru_cache(maxsize=1)
+def _palette() -> Image.Image:
+    """A 256-colour palette learned once from sample boards and every face, plain and picked.
+
+    Building a palette is most of a PNG's encoding time for a picture this size; mapping onto one that is known
+    takes half as long, and every colour the board draws is in the sample, so nothing shifts visibly.
+    """
+    boards = [_draw(view, RenderContext(lang=lang), rack=True) for view in _sample_views() for lang in ("en", "ar")]
+    codes = cards_french.CODES[:-1]
+    faces = [cards_french.face(code, CARD_H, chosen) for code in codes for chosen in (False, True)]
+    faces.append(card_base.back(CARD_H, "french"))
+    per_row = WIDTH // CW
+    face_rows = -(-len(faces) // per_row)
+    sheet = Image.new("RGB", (WIDTH, sum(b.height for b in boards) + face_rows * CARD_H), FELT)
+    y = 0
+    for board in boards:
+        sheet.paste(board, (0, y))
+        y += board.height
+    for index, face in enumerate(faces):
+        row, column = divmod(index, per_row)
+        sheet.paste(face, (column * CW, y + row * CARD_H), face)
+    return sheet.quantize(256, method=Image.Quantize.FASTOCTREE)
+
+
+def _encoded(image: Image.Image) -> Image.Image:
+    """The picture in the board's palette (renderers.encode_png then saves it as it is)."""
+    return image.quantize(palette=_palette(), dither=Image.Dither.NONE)
+
+
 def render_table(view: dict[str, Any], ctx: RenderContext) -> Image.Image:
     """The public board: seat 0 at the bottom, an open claim's banner and its source and target ringed."""
-    return _draw(view, ctx, rack=False)
+    return _encoded(_draw(view, ctx, rack=False))
 
 
 def render_rack(view: dict[str, Any], ctx: RenderContext) -> Image.Image:
     """The board from the seat's side: its strip at the bottom with its turned card raised, its pick ringed."""
-    return _draw(view, ctx, rack=True)
+    return _encoded(_draw(view, ctx, rack=True))
