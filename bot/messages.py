@@ -50,6 +50,7 @@ class Actor:
     name: str
     language: str | None = None  # the client's language hint, used until the user picks one
     is_admin: bool = False  # a chat administrator (may cancel any table)
+    username: str | None = None  # the platform handle (Telegram @username), for `/stats @name`
 
 
 @dataclass(frozen=True)

@@ -21,7 +21,7 @@ from typing import Any
 import engine
 from bot import callbacks, presenter
 from bot.games import playable_games, ui_for
-from bot.i18n import LANGUAGES, game_name, pick_language, t
+from bot.i18n import LANGUAGES, game_name, normalize, pick_language, t
 from bot.messages import Actor, Button, ChatRef, MessageGone, OutMessage, Reply, Transport, Unreachable
 from engine import IllegalMove
 from engine.bots import decide
@@ -65,7 +65,8 @@ class Service:
     async def command(self, actor: Actor, chat: ChatRef, name: str, args: list[str] | None = None) -> Reply:
         """A text command (`/new`, `/join`, ...) from `actor` in `chat`."""
         args = args or []
-        player = await self.store.upsert_player(actor.platform, actor.user_id, actor.name)
+        player = await self.store.upsert_player(actor.platform, actor.user_id, actor.name,
+                                                client_language=normalize(actor.language), username=actor.username)
         lang = await self._lang_for(actor, chat, player.language)
         handler = {
             "new": self._cmd_new, "join": self._cmd_join, "leave": self._cmd_leave, "start": self._cmd_start,
@@ -82,7 +83,8 @@ class Service:
 
     async def press(self, actor: Actor, chat: ChatRef, data: str | None) -> Reply:
         """A button press carrying an action code from `bot.callbacks`."""
-        player = await self.store.upsert_player(actor.platform, actor.user_id, actor.name)
+        player = await self.store.upsert_player(actor.platform, actor.user_id, actor.name,
+                                                client_language=normalize(actor.language), username=actor.username)
         lang = await self._lang_for(actor, chat, player.language)
         try:
             action = callbacks.decode(data)
@@ -619,7 +621,7 @@ class Service:
         player = await self.store.get_player(seat.player_id) if seat.player_id else None
         if player is None:
             return
-        lang = pick_language(player.language, await self._chat_lang(ChatRef(match.platform, match.chat_id)))
+        lang = await self._player_lang(match, seat)
         values = {**values, "move": ui_for(match.game).describe_move(values.get("move", ""), lang)}
         text = t(lang, key, **values)
         target = player.user_id if transport.push_private else match.chat_id
@@ -687,7 +689,9 @@ class Service:
         """The language of a seat's private messages: the player's choice, else the chat's."""
         player = await self.store.get_player(seat.player_id) if seat.player_id else None
         chat_lang = await self._chat_lang(ChatRef(match.platform, match.chat_id))
-        return pick_language(player.language if player else None, chat_lang)
+        if player is None:
+            return chat_lang
+        return pick_language(player.language, player.client_language, chat_lang)
 
     async def _rack_message(self, match: Match, state: dict[str, Any], seat: Seat) -> OutMessage:
         seats = await self.store.seats(match.id)
@@ -752,13 +756,12 @@ class Service:
         return pick_language(record.language)
 
     async def _lang_for(self, actor: Actor, chat: ChatRef, player_language: str | None) -> str:
+        """The language of a reply to this user: their choice, else their app's, else the chat's."""
         if player_language:
             return pick_language(player_language)
-        if not chat.private:
-            record = await self.store.get_chat(chat.platform, chat.chat_id)
-            if record.language:
-                return pick_language(record.language)
-        return pick_language(actor.language)
+        if normalize(actor.language):
+            return pick_language(actor.language)
+        return await self._chat_lang(chat)
 
     def _forget(self, match_id: int) -> None:
         self._recent.pop(match_id, None)

@@ -126,6 +126,17 @@ MIGRATIONS: tuple[Migration, ...] = (
             )""",
         ),
     ),
+    Migration(
+        2,
+        "players remember their client's language and their @username",
+        (
+            # The language the user's app reports: their private messages follow it until they pick one.
+            "ALTER TABLE players ADD COLUMN client_language TEXT",
+            # For `/stats @name`: platforms mention users by a changeable handle, not by id.
+            "ALTER TABLE players ADD COLUMN username TEXT",
+            "CREATE INDEX players_username ON players (platform, lower(username))",
+        ),
+    ),
 )
 
 _BOOKKEEPING = """CREATE TABLE IF NOT EXISTS schema_version (

@@ -33,11 +33,13 @@ class Player:
     display_name: str
     language: str | None  # None: not chosen, follow the chat
     created: float
+    client_language: str | None = None  # what the user's app reports; used until they choose
+    username: str | None = None  # the platform handle, for `/stats @name`
 
     @classmethod
     def from_row(cls, row: aiosqlite.Row) -> Player:
         return cls(row["id"], row["platform"], row["user_id"], row["display_name"], row["language"],
-                   row["created"])
+                   row["created"], row["client_language"], row["username"])
 
 
 @dataclass(frozen=True)

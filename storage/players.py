@@ -10,14 +10,28 @@ from storage.models import Chat, Player, dumps, loads
 
 
 class PlayerOps(Database):
-    async def upsert_player(self, platform: str, user_id: str | int, display_name: str) -> Player:
-        """The player for this platform account, created on first sight; the display name follows renames."""
+    async def upsert_player(
+        self,
+        platform: str,
+        user_id: str | int,
+        display_name: str,
+        client_language: str | None = None,
+        username: str | None = None,
+    ) -> Player:
+        """The player for this platform account, created on first sight; name, handle and app language follow
+        the latest update (a missing handle or language leaves the stored one)."""
         async with self.transaction() as db:
             await db.execute(
-                """INSERT INTO players (platform, user_id, display_name, created) VALUES (?, ?, ?, ?)
-                   ON CONFLICT (platform, user_id) DO UPDATE SET display_name = excluded.display_name
-                   WHERE display_name IS NOT excluded.display_name""",
-                (platform, str(user_id), display_name, self._now()),
+                """INSERT INTO players (platform, user_id, display_name, client_language, username, created)
+                   VALUES (?, ?, ?, ?, ?, ?)
+                   ON CONFLICT (platform, user_id) DO UPDATE SET
+                       display_name = excluded.display_name,
+                       client_language = coalesce(excluded.client_language, client_language),
+                       username = coalesce(excluded.username, username)
+                   WHERE display_name IS NOT excluded.display_name
+                      OR (excluded.client_language IS NOT NULL AND client_language IS NOT excluded.client_language)
+                      OR (excluded.username IS NOT NULL AND username IS NOT excluded.username)""",
+                (platform, str(user_id), display_name, client_language, username, self._now()),
             )
             row = await self._one(db, "SELECT * FROM players WHERE platform = ? AND user_id = ?",
                                   (platform, str(user_id)))
@@ -30,9 +44,15 @@ class PlayerOps(Database):
         return None if row is None else Player.from_row(row)
 
     async def find_player(self, platform: str, user_id: str | int) -> Player | None:
+        """By platform user id, or else by @username (case-insensitive, with or without the @)."""
+        key = str(user_id)
         async with self.transaction(write=False) as db:
-            row = await self._one(db, "SELECT * FROM players WHERE platform = ? AND user_id = ?",
-                                  (platform, str(user_id)))
+            row = await self._one(db, "SELECT * FROM players WHERE platform = ? AND user_id = ?", (platform, key))
+            if row is None and key.lstrip("@"):
+                row = await self._one(
+                    db, "SELECT * FROM players WHERE platform = ? AND lower(username) = lower(?) ORDER BY id DESC",
+                    (platform, key.lstrip("@")),
+                )
         return None if row is None else Player.from_row(row)
 
     async def set_player_language(self, player_id: int, language: str | None) -> Player:

@@ -404,3 +404,15 @@ async def test_close_twice_is_harmless(tmp_path: Path) -> None:
     store = await Store.open(str(tmp_path / "c.db"))
     await store.close()
     await store.close()
+
+
+async def test_players_keep_client_language_and_username(store: Store) -> None:
+    player = await store.upsert_player("tg", 7, "Ali", client_language="en", username="ali_b")
+    assert player.client_language == "en" and player.username == "ali_b"
+    again = await store.upsert_player("tg", 7, "Ali")  # an update without them keeps what was known
+    assert again.client_language == "en" and again.username == "ali_b"
+    assert (await store.find_player("tg", "@ALI_B")).id == player.id
+    assert (await store.find_player("tg", "7")).id == player.id
+    assert await store.find_player("dc", "@ali_b") is None
+    moved = await store.upsert_player("tg", 7, "Ali", client_language="ar", username="ali_new")
+    assert moved.client_language == "ar" and (await store.find_player("tg", "ali_new")).id == player.id

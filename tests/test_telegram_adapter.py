@@ -11,7 +11,7 @@ from bot.messages import Button, MessageGone, OutMessage, Reply, Unreachable
 from bot.telegram_adapter import TelegramAdapter, commands
 from bot.telegram_adapter.adapter import api_urls
 from storage import Store
-from tests.tg_harness import BOT_USERNAME, GROUP_ID, Bot, FakeTelegram, RecordingRequest, test_settings, user
+from tests.tg_harness import BOT_USERNAME, GROUP_ID, Bot, FakeTelegram, RecordingRequest, make_settings, user
 
 ALICE = user(111, "Alice")
 BADR = user(222, "Badr")
@@ -61,7 +61,7 @@ async def test_start_publishes_menus_polls_and_stop_ends_polling(store):
 async def test_base_url_points_the_bot_at_a_self_hosted_server(store):
     from bot.service import Service
 
-    adapter = TelegramAdapter(Service(store), test_settings(base_url="http://localhost:8081"),
+    adapter = TelegramAdapter(Service(store), make_settings(base_url="http://localhost:8081"),
                               request=RecordingRequest(), get_updates_request=RecordingRequest())
     assert adapter.application.bot.base_url.startswith("http://localhost:8081/bot")
 

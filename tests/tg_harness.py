@@ -310,7 +310,7 @@ def _as_dict(value: Any) -> dict[str, Any] | None:
 
 
 # ===================================================================================================== driving
-def test_settings(token: str = "123456:TEST-TOKEN", base_url: str | None = None) -> Any:
+def make_settings(token: str = "123456:TEST-TOKEN", base_url: str | None = None) -> Any:
     from bot.config import Settings
 
     return Settings(telegram_token=token, telegram_base_url=base_url, telegram_webhook_url=None,
@@ -344,7 +344,7 @@ class Bot:
         self.store = store
         self.service = Service(store, clock=clock or time.time, seed_source=random.Random(seed))
         self.request = RecordingRequest(server)
-        self.adapter = TelegramAdapter.for_tests(self.service, test_settings(), self.request, images=images)
+        self.adapter = TelegramAdapter.for_tests(self.service, make_settings(), self.request, images=images)
 
     @property
     def bot(self) -> Any:

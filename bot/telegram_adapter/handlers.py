@@ -55,7 +55,7 @@ class AdminCache:
 
 def actor_for(user: User, is_admin: bool = False) -> Actor:
     return Actor(PLATFORM, str(user.id), user.full_name or user.username or str(user.id),
-                 language=user.language_code, is_admin=is_admin)
+                 language=user.language_code, is_admin=is_admin, username=user.username)
 
 
 def chat_ref(chat: Chat) -> ChatRef:
@@ -92,8 +92,8 @@ class Handlers:
 
     @staticmethod
     def _stats_target(message: Message, parsed: commands.ParsedCommand) -> list[str]:
-        """`/stats` as a reply to someone, or naming them by a text mention, means that user (players are stored
-        by Telegram user id, which a plain @username does not give us)."""
+        """`/stats` as a reply to someone, or naming them by a text mention, means that user; a plain @username
+        is looked up among the players the bot has seen."""
         replied = message.reply_to_message
         if not parsed.args and replied is not None and replied.from_user and not replied.from_user.is_bot:
             return [str(replied.from_user.id)]
