@@ -429,3 +429,26 @@ def test_presenter_binds_the_lone_tunj_button():
     state = GAME.apply(GAME.new(2, {}, layout=layout), 0, "move H1 F1")
     assert presenter.button_moves(UI.rack_buttons(GAME.view(state, 1), GAME.legal_moves(state, 1), "ar",
                                                   None)) == ["tunj"]
+
+
+async def test_pictures_through_the_service_follow_the_pick(tmp_path):
+    store = await Store.open(str(tmp_path / "pictures.db"))
+    service = Service(store, clock=Clock(), seed_source=random.Random(11))
+    transport = FakeTransport()
+    service.attach(transport, images=True)
+    match = await open_tunj(service, players=(ALI,), bots=("normal",))
+    table = transport.latest("-100")
+    assert table.image and table.image[:4] == b"\x89PNG"
+    rack = transport.latest(ALI.user_id)
+    picks = [b for b in transport.buttons(ALI.user_id) if b.data.startswith("p:")]
+    assert rack.image and picks
+    reply = await service.press(ALI, private(ALI), picks[0].data)
+    assert not reply.alert, reply.text
+    picked = transport.latest(ALI.user_id)
+    assert picked.image != rack.image, "the picked source is ringed in the rack picture"
+    assert any(b.label == "« Back" for row in picked.keyboard for b in row)
+    await service.press(ALI, private(ALI), next(b.data for row in picked.keyboard for b in row
+                                                 if b.label == "« Back"))
+    assert transport.latest(ALI.user_id).image == rack.image
+    assert (await store.get_match(match.id)).version == match.version, "picking is not a move"
+    await store.close()
