@@ -452,3 +452,19 @@ async def test_pictures_through_the_service_follow_the_pick(tmp_path):
     assert transport.latest(ALI.user_id).image == rack.image
     assert (await store.get_match(match.id)).version == match.version, "picking is not a move"
     await store.close()
+
+
+async def test_a_bot_calls_a_typed_attempt_at_once(setup):
+    service, transport, store, _ = setup
+    match = await open_tunj(service, players=(ALI,), bots=("normal",))
+    match, state = await _state(store, match.id)
+    human = GAME.to_move(state)
+    logged = len(await store.moves(match.id))
+    reply = await service.command(ALI, GROUP, "m", _bad_foundation_move(state).split())
+    assert not reply.alert, reply.text
+    records = (await store.moves(match.id))[logged:]
+    assert records[0].seat == human and records[0].actor == "human"
+    assert (records[1].move, records[1].actor, records[1].seat) == ("tunj", "bot", 1 - human)
+    assert all(record.seat == 1 - human for record in records[1:]), "the turn passed to the caller"
+    match, state = await _state(store, match.id)
+    assert state["claim"] is None and GAME.to_move(state) in (human, None)
