@@ -11,11 +11,13 @@ version the caller saw: a double press, a stale keyboard or a timer racing a pla
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import random
 import time
 from collections import defaultdict
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import engine
@@ -56,6 +58,7 @@ class Service:
         self._seeds = seed_source or random.Random()
         self.bot_delay = bot_delay
         self._hand_sizes: dict[int, list[int] | None] = {}
+        self._render_pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="render")
 
     def attach(self, transport: Transport, *, images: bool = True) -> None:
         self.transports[transport.platform] = transport
@@ -642,7 +645,8 @@ class Service:
         transport = self.transports[match.platform]
         chat_lang = await self._chat_lang(ChatRef(match.platform, match.chat_id))
         recent = self._recent.pop(match.id, [])
-        table = presenter.table(match, state, seats, chat_lang, recent, self.images[match.platform])
+        table = await self._render(presenter.table, match, state, seats, chat_lang, recent,
+                                   self.images[match.platform])
         await self._show(match, "table", None, match.chat_id, table)
         if not transport.push_private:
             await self._turn_notice(match, state, seats, chat_lang)
@@ -697,7 +701,13 @@ class Service:
         seats = await self.store.seats(match.id)
         lang = await self._player_lang(match, seat)
         pick = self._picks.get((match.id, seat.seat))
-        return presenter.rack(match, state, seat, seats, lang, pick, self.images[match.platform])
+        return await self._render(presenter.rack, match, state, seat, seats, lang, pick,
+                                  self.images[match.platform])
+
+    async def _render(self, build: Callable[..., OutMessage], *args: Any) -> OutMessage:
+        """Build a message with its picture on the render thread: the event loop keeps answering other chats
+        meanwhile, and one thread means Pillow's font objects are never used by two threads at once."""
+        return await asyncio.get_running_loop().run_in_executor(self._render_pool, functools.partial(build, *args))
 
     async def _show_rack(self, match: Match, seat: Seat, message: OutMessage, new: bool) -> None:
         player = await self.store.get_player(seat.player_id) if seat.player_id else None
