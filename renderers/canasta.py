@@ -40,11 +40,13 @@ RACK_CARD_H = 120
 RACK_PER_ROW = 12
 RACK_MIN_W = 520
 TABLE_W = 720
-PILE_CARD_H = 96
+PILE_CARD_H = 84
 MELD_CARD_H = 60
-MELD_CELL_W = 124
+MELD_STEP = 16  # the visible strip of each card under the next in a meld's fan
+MELD_CELL_MIN_W = 92
 MELD_CELL_H = 20 + MELD_CARD_H + 8
-SMALL_CARD_H = 44
+MELD_GAP = 8
+SMALL_CARD_H = 40
 
 
 def _canasta_name(ctx: RenderContext) -> str:
@@ -83,12 +85,13 @@ def _badge(draw: ImageDraw.ImageDraw, cx: float, cy: float, n: int, r: int, hot:
     draw_text(draw, (cx, cy), str(n), round(r * 1.2), DARK, anchor="mm", bold=True, raqm=ctx.raqm)
 
 
-def _fan(image: Image.Image, cards: list[str], left: float, top: float, height: int, width: float) -> None:
-    """Cards overlapping left to right inside `width` pixels."""
+def _fan(image: Image.Image, cards: list[str], left: float, top: float, height: int, width: float,
+         widest: float = 0.45) -> None:
+    """Cards overlapping left to right inside `width` pixels (each showing at most `widest` of its width)."""
     if not cards:
         return
     cw = card_base.card_width(height)
-    step = min(cw * 0.45, (width - cw) / (len(cards) - 1)) if len(cards) > 1 else 0
+    step = min(cw * widest, (width - cw) / (len(cards) - 1)) if len(cards) > 1 else 0
     for i, code in enumerate(cards):
         face = cards_french.face(code, height, False)
         image.paste(face, (round(left + i * step), round(top)), face)
@@ -212,6 +215,30 @@ def render_rack(view: dict[str, Any], ctx: RenderContext) -> Image.Image:
 # ---- table -------------------------------------------------------------------------------------------------
 
 
+def _cell_width(meld: dict[str, Any], ctx: RenderContext) -> int:
+    """A fan as wide as its cards; a completed canasta is one squared-up pile with its count and kind."""
+    cw = card_base.card_width(MELD_CARD_H)
+    kind = meld.get("canasta")
+    if kind:
+        label = text_width(ctx.t(f"canasta.{kind}"), 12, bold=True, raqm=ctx.raqm, rtl=ctx.rtl)
+        return round(max(MELD_CELL_MIN_W, 12 + cw + 12 + label + 12 + 6))
+    return max(MELD_CELL_MIN_W, 12 + cw + (len(meld.get("cards") or []) - 1) * MELD_STEP)
+
+
+def _pack(melds: list[dict[str, Any]], ctx: RenderContext) -> list[tuple[dict[str, Any], int, int, int]]:
+    """(meld, row, offset from the start edge, width): cells placed in reading order, wrapping at the edge."""
+    out = []
+    row, offset = 0, PAD
+    for meld in melds:
+        width = _cell_width(meld, ctx)
+        if offset > PAD and offset + width > TABLE_W - PAD:
+            row, offset = row + 1, PAD
+        out.append((meld, row, offset, width))
+        offset += width + MELD_GAP
+    return out
+
+
+
 def _winner_text(view: dict[str, Any], ctx: RenderContext) -> str:
     sides = _side_seats(view)
     winners = [w for w in view.get("winners") or [] if 0 <= w < len(sides)]
@@ -257,10 +284,10 @@ class _Table:
         self.view, self.ctx = view, ctx
         self.sides = _side_seats(view)
         self.s = Sides(TABLE_W, ctx.rtl)
-        self.per_row = max(1, (TABLE_W - 2 * PAD) // (MELD_CELL_W + 8))
         self.melds = [[m for m in view.get("melds") or [] if m.get("team") == side] for side in range(len(self.sides))]
         for melds in self.melds:
             melds.sort(key=lambda m: "3456789TJQKA".find(m.get("rank", "")))
+        self.cells = [_pack(melds, ctx) for melds in self.melds]
         last = view.get("last_move")
         self.last = last if isinstance(last, dict) and "move" in last else None
         height = 48 + (46 if view.get("over") else 0) + self._pile_h() + 10
@@ -273,14 +300,24 @@ class _Table:
         return 30 + PILE_CARD_H + 30
 
     def _side_h(self, side: int) -> int:
-        rows = max(1, math.ceil(len(self.melds[side]) / self.per_row))
-        return 36 + SMALL_CARD_H + 12 + rows * (MELD_CELL_H + 8)
+        cells = self.cells[side]
+        rows = cells[-1][1] + 1 if cells else 0
+        return 36 + SMALL_CARD_H + 8 + (rows * (MELD_CELL_H + MELD_GAP) if rows else 30)
 
     def text(self, offset: float, y: float, text: str, size: int, fill: object, anchor: str = "lm",
              bold: bool = False, rtl: bool | None = None) -> None:
         direction = self.ctx.rtl if rtl is None else rtl
         draw_text(self.draw, (self.s.x(offset), y), text, size, fill, anchor=self.s.anchor(anchor), bold=bold,
                   raqm=self.ctx.raqm, rtl=direction)
+
+    def runs(self, offset: float, y: float, parts: list[tuple[str, bool | None]], size: int, fill: object) -> float:
+        """Short texts one after another in reading order, each with its own direction (numbers and signs drawn
+        left to right, names in their own script's direction), so a "+120" never flips beside an Arabic name."""
+        for text, rtl in parts:
+            draw_text(self.draw, (self.s.x(offset), y), text, size, fill, anchor=self.s.anchor("lm"),
+                      raqm=self.ctx.raqm, rtl=rtl)
+            offset += text_width(text, size, raqm=self.ctx.raqm, rtl=rtl) + 7
+        return offset
 
     def header(self, y: int) -> int:
         view, ctx = self.view, self.ctx
@@ -395,25 +432,26 @@ class _Table:
         # red 3s and cards in hand
         row = y + 36 + SMALL_CARD_H / 2
         hands = view.get("hand_sizes") or []
-        counts = " · ".join(f"{ctx.name(s)}: {hands[s] if s < len(hands) else '?'}" for s in seats)
+        runs: list[tuple[str, bool | None]] = []
+        for s in seats:
+            runs += [(fit(ctx.name(s), 15, 150, raqm=ctx.raqm), None), (str(hands[s] if s < len(hands) else "?"),
+                                                                        False)]
+        offset = self.runs(PAD + 8, row, runs, 15, INK)
         reds = list((view.get("team_red3s") or [[], []])[side])
-        items: list[str | Image.Image] = [counts]
         if reds:
-            items.append(f"  {ctx.t('canasta.red3s')}:")
+            items: list[str | Image.Image] = [f"  {ctx.t('canasta.red3s')}:"]
             items += [cards_french.face(code, SMALL_CARD_H, False) for code in reds]
-        flow(self.image, self.draw, self.s, PAD + 8, row, items, 15, INK, gap=4, raqm=ctx.raqm)
-        top = y + 36 + SMALL_CARD_H + 12
+            flow(self.image, self.draw, self.s, offset, row, items, 15, INK, gap=4, raqm=ctx.raqm)
+        top = y + 36 + SMALL_CARD_H + 8
         if not self.melds[side]:
-            self.text(PAD + 12, top + MELD_CELL_H / 2, ctx.t("canasta.no_melds"), 16, MUTED)
-        for i, meld in enumerate(self.melds[side]):
-            r, c = divmod(i, self.per_row)
-            self._meld(meld, c, top + r * (MELD_CELL_H + 8))
+            self.text(PAD + 12, top + 12, ctx.t("canasta.no_melds"), 16, MUTED)
+        for meld, row, offset, width in self.cells[side]:
+            self._meld(meld, offset, width, top + row * (MELD_CELL_H + MELD_GAP))
         return y + h + 10
 
-    def _meld(self, meld: dict[str, Any], column: int, top: float) -> None:
+    def _meld(self, meld: dict[str, Any], offset: float, width: float, top: float) -> None:
         ctx = self.ctx
-        offset = PAD + column * (MELD_CELL_W + 8)
-        box = self.s.box(offset, MELD_CELL_W, top, top + MELD_CELL_H)
+        box = self.s.box(offset, width, top, top + MELD_CELL_H)
         kind = meld.get("canasta")
         ring = {"natural": NATURAL, "mixed": MIXED}.get(kind or "")
         self.draw.rounded_rectangle(box, radius=8, fill=FELT, outline=ring, width=3 if ring else 0)
@@ -424,8 +462,9 @@ class _Table:
         if ring:
             label = ctx.t(f"canasta.{kind}")
             w = text_width(label, 12, bold=True, raqm=ctx.raqm, rtl=ctx.rtl) + 12
-            self.draw.rounded_rectangle((box[2] - w - 4, top + 3, box[2] - 4, top + 19), radius=7, fill=ring)
-            draw_text(self.draw, (box[2] - 4 - w / 2, top + 11), label, 12, INK, anchor="mm", bold=True,
+            low = top + 22 + MELD_CARD_H - 12
+            self.draw.rounded_rectangle((box[2] - w - 6, low - 8, box[2] - 6, low + 8), radius=7, fill=ring)
+            draw_text(self.draw, (box[2] - 6 - w / 2, low), label, 12, INK, anchor="mm", bold=True,
                       raqm=ctx.raqm, rtl=ctx.rtl)
         if kind:
             # a completed canasta is squared up: a wild on top tells a mixed one at a glance
@@ -434,20 +473,20 @@ class _Table:
             self.image.paste(under, (round(left + 4), round(top + 20)), under)
             face = cards_french.face(shown[0], MELD_CARD_H, False)
             self.image.paste(face, (round(left), round(top + 22)), face)
-            draw_text(self.draw, (left + card_base.card_width(MELD_CARD_H) + 30, top + 22 + MELD_CARD_H / 2),
-                      f"× {len(cards)}", 20, INK, anchor="mm", bold=True, raqm=ctx.raqm)
+            draw_text(self.draw, (left + card_base.card_width(MELD_CARD_H) + 12, top + 22 + MELD_CARD_H / 3),
+                      f"× {len(cards)}", 20, INK, anchor="lm", bold=True, raqm=ctx.raqm)
         else:
-            _fan(self.image, cards, left, top + 22, MELD_CARD_H, MELD_CELL_W - 12)
+            _fan(self.image, cards, left, top + 22, MELD_CARD_H, width - 12)
 
     def footer(self, y: int) -> int:
         view, ctx = self.view, self.ctx
         last_hand = view.get("last_hand")
         if isinstance(last_hand, dict) and last_hand.get("points"):
             points = last_hand["points"]
-            parts = [f"{_side_name(i, self.sides[i], ctx)} {p:+d}" for i, p in enumerate(points) if i < len(self.sides)]
-            line = fit(f"{ctx.t('canasta.last_hand')}: " + " · ".join(parts), 15, TABLE_W - 2 * PAD, raqm=ctx.raqm,
-                       rtl=ctx.rtl)
-            self.text(PAD, y + 14, line, 15, MUTED)
+            runs: list[tuple[str, bool | None]] = [(f"{ctx.t('canasta.last_hand')}:", ctx.rtl)]
+            for i, p in enumerate(points[: len(self.sides)]):
+                runs += [(fit(_side_name(i, self.sides[i], ctx), 15, 220, raqm=ctx.raqm), None), (f"{p:+d}", False)]
+            self.runs(PAD, y + 14, runs, 15, MUTED)
             y += 30
         if self.last:
             mid = y + SMALL_CARD_H / 2 + 4
