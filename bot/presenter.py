@@ -81,13 +81,16 @@ def lobby(match: Match, seats: list[Seat], lang: str) -> OutMessage:
     return OutMessage("\n".join(lines), keyboard=keyboard)
 
 
-def caption(match: Match, state: dict[str, Any], seats: list[Seat], lang: str, recent: list[tuple[int, str]]) -> str:
+Recent = list[tuple[int, str, dict[str, Any]]]  # (seat, move, public view right after it)
+
+
+def caption(match: Match, state: dict[str, Any], seats: list[Seat], lang: str, recent: Recent) -> str:
     game = engine.get(match.game)
     ui = ui_for(match.game)
     view = game.view(state, None)
     names = seat_names(seats, lang)
     lines = [t(lang, "table.title", game=game_name(lang, match.game), round=view.get("round", 1))]
-    lines += [f"{names[seat]}: {ui.describe_move(move, lang)}" for seat, move in recent[-4:]]
+    lines += [f"{names[seat]}: {ui.describe_move(move, lang, after)}" for seat, move, after in recent[-4:]]
     result = game.result(state)
     if result["over"]:
         sides = side_names(view, names, lang)
@@ -99,12 +102,15 @@ def caption(match: Match, state: dict[str, Any], seats: list[Seat], lang: str, r
         seat = game.to_move(state)
         if seat is not None:
             lines.append(t(lang, "table.turn", name=names[seat]))
-    lines.append(t(lang, "table.scores", scores=ui.score_line(view, lang, names), target=view.get("target", "")))
+    if view.get("target"):
+        lines.append(t(lang, "table.scores", scores=ui.score_line(view, lang, names), target=view["target"]))
+    else:
+        lines.append(t(lang, "table.scores_no_target", scores=ui.score_line(view, lang, names)))
     return "\n".join(lines)
 
 
 def table(
-    match: Match, state: dict[str, Any], seats: list[Seat], lang: str, recent: list[tuple[int, str]], images: bool
+    match: Match, state: dict[str, Any], seats: list[Seat], lang: str, recent: Recent, images: bool
 ) -> OutMessage:
     game = engine.get(match.game)
     view = game.view(state, None)
@@ -171,7 +177,7 @@ def rack(
     selected = ui.selected(view, pick)
     image = renderers.render_rack(match.game, view, lang=lang, names=names, selected=selected) if images else None
     if legal:
-        text = t(lang, "rack.your_turn", game=game_name(lang, match.game))
+        text = ui.turn_prompt(view, lang)
     elif game.result(state)["over"]:
         text = t(lang, "rack.over", game=game_name(lang, match.game))
     else:
@@ -188,7 +194,7 @@ def scores(match: Match, state: dict[str, Any], seats: list[Seat], lang: str) ->
     names = seat_names(seats, lang)
     result = game.result(state)
     sides = side_names(view, names, lang)
-    lines = [t(lang, "score.title", game=game_name(lang, match.game), target=view.get("target", ""))]
+    lines = [t(lang, "score.title", game=game_name(lang, match.game), target=view.get("target") or "—")]
     for number, row in enumerate(result["history"], start=1):
         lines.append(t(lang, "score.round", n=number, points=" · ".join(
             f"{sides[i]} {points}" for i, points in enumerate(row))))

@@ -52,7 +52,7 @@ class Service:
         self.images: dict[str, bool] = {}
         self._locks: dict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
         self._picks: dict[tuple[int, int], str] = {}
-        self._recent: dict[int, list[tuple[int, str]]] = defaultdict(list)  # moves not yet shown on the table
+        self._recent: dict[int, presenter.Recent] = defaultdict(list)  # moves not yet shown on the table
         self._last_turn: dict[int, int | None] = {}
         self._reachable: set[tuple[str, str]] = set()
         self._seeds = seed_source or random.Random()
@@ -483,7 +483,7 @@ class Service:
             self._picks.pop((match.id, seat.seat), None)
             match = await self._run_bots(match)
             await self._refresh(match, changed_seats={seat.seat}, new_turn=True)
-            done = t(lang, "move.done", move=ui_for(match.game).describe_move(move, lang))
+            done = t(lang, "move.done", move=ui_for(match.game).describe_move(move, lang, game.view(new_state, None)))
             if self.transports[match.platform].push_private:
                 return Reply(done)
             # On-demand platforms (Discord) update the private hand in the reply itself.
@@ -521,7 +521,7 @@ class Service:
         deadline = None if result["over"] else await self._deadline_for(match, new_state, seats)
         match = await self.store.apply_move(match.id, match.version, seat, actor, move, game.to_json(new_state),
                                             deadline, finished_result=result if result["over"] else None)
-        self._recent[match.id].append((seat, move))
+        self._recent[match.id].append((seat, move, game.view(new_state, None)))
         self._recent[match.id] = self._recent[match.id][-8:]
         return match
 
@@ -658,7 +658,10 @@ class Service:
             if not seat.is_human:
                 continue
             is_turn = seat.seat == turn and not seat.away
-            turn_began = is_turn and new_turn and self._last_turn.get(match.id, -1) != turn
+            # A new message (the phone rings) when the turn comes to this seat, or comes back after another
+            # human played; after instant bot replies or within one player's chain of moves, an edit is enough.
+            others_played = any(s != turn and seats[s].is_human for s, _, _ in recent)
+            turn_began = is_turn and new_turn and (self._last_turn.get(match.id, -1) != turn or others_played)
             redealt = previous_hands is not None and sizes is not None and sizes[seat.seat] > previous_hands[
                 seat.seat]
             touched = changed_seats is None or seat.seat in changed_seats or redealt or match.status != "active"

@@ -53,8 +53,14 @@ class GameUI:
         """
         return None
 
-    def describe_move(self, move: str, lang: str) -> str:
+    def describe_move(self, move: str, lang: str, view: dict[str, Any] | None = None) -> str:
+        """A move in words; `view` is the public view right after it, for games where the same move string
+        can mean different things (a Tunj attempt that opened a claim)."""
         return move
+
+    def turn_prompt(self, view: dict[str, Any], lang: str) -> str:
+        """The line over a rack when its seat is to move."""
+        return t(lang, "rack.your_turn_generic")
 
     def describe_rack(self, view: dict[str, Any], lang: str) -> str:
         return " ".join(view.get("hand", []))

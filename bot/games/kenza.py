@@ -43,7 +43,10 @@ class KenzaUI(GameUI):
     def move_label(self, move: str, lang: str) -> str:
         return self.describe_move(move, lang)
 
-    def describe_move(self, move: str, lang: str) -> str:
+    def turn_prompt(self, view: dict[str, Any], lang: str) -> str:
+        return t(lang, "rack.your_turn", game=t(lang, "game.kenza"))
+
+    def describe_move(self, move: str, lang: str, view: dict[str, Any] | None = None) -> str:
         words = move.split()
         card, taken = words[1], words[3:]
         if taken:
