@@ -162,7 +162,17 @@ class CanastaUI(RummyUI):
         return self.button_label(move, lang)
 
     # ---- texts ------------------------------------------------------------------------------------------------
-    def describe_move(self, move: str, lang: str) -> str:
+    def turn_prompt(self, view: dict[str, Any], lang: str) -> str:
+        """The line over the rack: what this step of the turn asks for."""
+        if view.get("phase") == "answer":
+            return t(lang, "canasta.prompt.answer")
+        if view.get("phase") == "draw":
+            return t(lang, "canasta.prompt.draw")
+        if view.get("must_use"):
+            return t(lang, "canasta.prompt.must_use", top=card_label(view["must_use"]))
+        return t(lang, "canasta.prompt.play")
+
+    def describe_move(self, move: str, lang: str, view: dict[str, Any] | None = None) -> str:
         words = move.split()
         if not words:
             return move
