@@ -252,6 +252,8 @@ def test_ask_and_answer_buttons_and_their_descriptions():
     assert "Ali asked" in UI.describe_table(GAME.view(state, None), "en", ["Ali", "B", "Mona", "D"])
     state = GAME.apply(state, 2, "answer yes")
     assert t("en", "canasta.rack_yes") in UI.describe_rack(GAME.view(state, 0), "en")
+    assert UI.turn_prompt(GAME.view(state, 0), "en") == t("en", "canasta.prompt.play")
+    assert UI.turn_prompt(pview, "en") == t("en", "canasta.prompt.answer")
     assert UI.describe_move("ask", "en") == "asked their partner: may I go out?"
     assert UI.describe_move("answer yes", "en") == "answered their partner: yes, go out"
     assert UI.describe_move("answer no", "ar") == t("ar", "canasta.m.answer_no")
