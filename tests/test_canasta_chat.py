@@ -413,10 +413,6 @@ async def play_turns(service, transport, store, match_id, players: dict[int, Pla
     return made
 
 
-@pytest.mark.xfail(raises=IndexError, strict=True, reason=(
-    "bot/games/base.side_names reads view['teams'] as a flag and indexes names[2] at two players: the duo view "
-    "lists one-seat teams [[0], [1]], so the final table caption (and /score) fail when the match ends; "
-    "remove this mark once the presenter asks the game's layout for side names"))
 async def test_whole_duo_match_human_against_a_bot_by_buttons(setup):
     service, transport, store = setup
     await service.command(ALI, GROUP, "lang", ["en"])  # racks follow the player's language (else the chat's)

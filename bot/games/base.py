@@ -75,10 +75,20 @@ class GameUI:
 
 
 def side_names(view: dict[str, Any], names: list[str], lang: str) -> list[str]:
-    """Display names per scoring side: teams at four players (seats 0+2, 1+3), else each seat."""
-    if view.get("teams"):
-        return [t(lang, "team", a=names[0], b=names[2]), t(lang, "team", a=names[1], b=names[3])]
-    return list(names)
+    """Display names per scoring side. A view's `teams` is either a flag (partners 0+2 and 1+3) or the list of
+    each side's seats; a one-seat side is just that player's name."""
+    teams = view.get("teams")
+    if isinstance(teams, list):
+        sides = [[int(seat) for seat in side] for side in teams]
+    elif teams:
+        sides = [[0, 2], [1, 3]]
+    else:
+        return list(names)
+    out = []
+    for side in sides:
+        members = [names[seat] if seat < len(names) else "?" for seat in side]
+        out.append(members[0] if len(members) == 1 else t(lang, "team", a=members[0], b=" & ".join(members[1:])))
+    return out
 
 
 def _rows(buttons: list[UIButton], per_row: int) -> list[list[UIButton]]:
