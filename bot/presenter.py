@@ -175,7 +175,9 @@ def rack(
     if seat.away and match.status == "active":
         keyboard.append([Button(t(lang, "btn.back_in"), callbacks.encode("i", match.id))])
     selected = ui.selected(view, pick)
-    image = renderers.render_rack(match.game, view, lang=lang, names=names, selected=selected) if images else None
+    picture_view = ui.rack_view(view, pick)
+    image = renderers.render_rack(match.game, picture_view, lang=lang, names=names, selected=selected) if images \
+        else None
     if legal:
         text = ui.turn_prompt(view, lang)
     elif game.result(state)["over"]:

@@ -480,7 +480,7 @@ class Service:
                 return Reply(t(lang, "err.stale"), alert=True)
             if seat.timeouts_in_a_row:
                 await self.store.set_seat_flags(match.id, seat.seat, timeouts_in_a_row=0)
-            self._picks.pop((match.id, seat.seat), None)
+            self._keep_pick_after_move(match, seat.seat)
             match = await self._run_bots(match)
             await self._refresh(match, changed_seats={seat.seat}, new_turn=True)
             done = t(lang, "move.done", move=ui_for(match.game).describe_move(move, lang, game.view(new_state, None)))
@@ -575,6 +575,7 @@ class Service:
                 return 0
             seats = await self.store.seats(match.id)
             seat = seats[seat_index]
+            self._keep_pick_after_move(match, seat_index)
             forced = ui_for(match.game).forced_timeout_move(game.view(state, None))
             move = forced or decide(match.game, state, seat_index, "normal",
                                     random.Random(f"{match.seed}:{match.version}"))
@@ -775,6 +776,11 @@ class Service:
         if normalize(actor.language):
             return pick_language(actor.language)
         return await self._chat_lang(chat)
+
+    def _keep_pick_after_move(self, match: Match, seat: int) -> None:
+        kept = ui_for(match.game).pick_after_move(self._picks.pop((match.id, seat), None))
+        if kept is not None:
+            self._picks[(match.id, seat)] = kept
 
     def _forget(self, match_id: int) -> None:
         self._recent.pop(match_id, None)

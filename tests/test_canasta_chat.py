@@ -458,3 +458,16 @@ async def test_classic4_whole_match_two_humans_two_bots_by_buttons(setup):
     assert all(records[i + 1].move == "answer yes" for i in asked)  # the human partner pressed Yes
     table = transport.latest("-200")  # the group speaks Arabic: the team is named in the chat's language
     assert t("ar", "team", a="Ali", b="Mona") in table.text
+
+
+def test_sort_order_reaches_the_picture_and_survives_a_move():
+    from bot.games.canasta import UI
+    from bot.games.rummy import Pick
+
+    view = {"hand": ["KS", "2H", "KD", "5C", "5H"]}
+    by_suit = Pick(sort="s", selected=frozenset({1})).encode(view["hand"])
+    order = UI.rack_view(view, by_suit)["order"]
+    assert [view["hand"][p][1] for p in order] == sorted((c[1] for c in view["hand"]), key="SHDC".index)
+    kept = UI.pick_after_move(by_suit)
+    assert UI.pick_of(view, kept) == Pick(sort="s")
+    assert UI.pick_after_move(None) is None

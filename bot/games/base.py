@@ -35,6 +35,14 @@ class GameUI:
         buttons = [UIButton(self.move_label(move, lang), "move", move=move) for move in legal]
         return _rows(buttons, self.buttons_per_row)
 
+    def rack_view(self, view: dict[str, Any], pick: str | None) -> dict[str, Any]:
+        """The view the rack picture is drawn from: a layout may add display hints (e.g. a sort `order`)."""
+        return view
+
+    def pick_after_move(self, pick: str | None) -> str | None:
+        """What of the picking state survives the seat's own move (a sort order may; a selection may not)."""
+        return None
+
     def selected(self, view: dict[str, Any], pick: str | None) -> tuple[int, ...]:
         """Rack positions (0-based) to mark in the picture for this picking state."""
         return (int(pick),) if pick is not None and pick.isdigit() else ()

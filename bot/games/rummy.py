@@ -143,6 +143,15 @@ class RummyUI(GameUI):
     def pick_of(self, view: dict[str, Any], pick: str | None) -> Pick:
         return Pick.decode(pick, view.get("hand") or [])
 
+    def rack_view(self, view: dict[str, Any], pick: str | None) -> dict[str, Any]:
+        """The picture shows the cards in the chosen sort order (the renderer reads `order`)."""
+        hand = view.get("hand") or []
+        return {**view, "order": self.order(hand, self.pick_of(view, pick).sort)}
+
+    def pick_after_move(self, pick: str | None) -> str | None:
+        """The sort order stays (its letter alone decodes to an empty selection in that order)."""
+        return pick[:1] if pick and pick[0] in SORTS else None
+
     def selected(self, view: dict[str, Any], pick: str | None) -> tuple[int, ...]:
         """Selected and staged cards are both marked in the rack picture."""
         state = self.pick_of(view, pick)
