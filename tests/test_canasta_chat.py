@@ -464,7 +464,7 @@ def test_sort_order_reaches_the_picture_and_survives_a_move():
     from bot.games.canasta import UI
     from bot.games.rummy import Pick
 
-    view = {"hand": ["KS", "2H", "KD", "5C", "5H"]}
+    view = {"hand": ["KS", "4H", "KD", "5C", "5H"]}  # no wild cards: those sort last
     by_suit = Pick(sort="s", selected=frozenset({1})).encode(view["hand"])
     order = UI.rack_view(view, by_suit)["order"]
     assert [view["hand"][p][1] for p in order] == sorted((c[1] for c in view["hand"]), key="SHDC".index)
