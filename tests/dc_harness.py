@@ -22,7 +22,11 @@ import discord
 from discord.http import Route
 from discord.webhook.async_ import AsyncWebhookAdapter, async_context
 
+import engine
 from bot.config import Settings
+from bot.discord_adapter import DiscordAdapter
+from bot.service import Service
+from storage import Store
 
 APP_ID = 1_000_000_000_000_000_001
 GUILD_ID = 1_000_000_000_000_000_100
@@ -41,6 +45,10 @@ BOT_USER = {"id": str(APP_ID), "username": "majlis", "global_name": "Majlis", "d
 def user(number: int, name: str | None = None) -> dict[str, Any]:
     return {"id": str(2_000_000_000_000_000_000 + number), "username": f"user{number}",
             "global_name": name or f"Player {number}", "discriminator": "0", "avatar": None}
+
+
+AMINA = user(1, "Amina")
+BADR = user(2, "Badr")
 
 
 def settings(guild: bool = True) -> Settings:
@@ -164,9 +172,16 @@ class FakeDiscord:
                                  channel_id=channel_id, message=None, locale=locale)
 
     def press(self, who: dict[str, Any], message_id: str, custom_id: str, *, value: str | None = None,
-              permissions: str = "0", locale: str = "en-US") -> dict[str, Any]:
-        """A click on component `custom_id` of a stored message (a select when `value` is given)."""
+              permissions: str = "0", locale: str = "en-US", forge: bool = False) -> dict[str, Any]:
+        """A click on component `custom_id` of a stored message (a select when `value` is given).
+
+        `forge` adds that button to the message first, as a tampered client would claim it was there.
+        """
         message = self.messages[message_id]
+        if forge:
+            message = json.loads(json.dumps(message))
+            message["components"] = [*message["components"][:4], {"type": 1, "components": [
+                {"type": 2, "style": 2, "label": "forged", "custom_id": custom_id}]}]
         kind = 3 if value is not None else 2
         data: dict[str, Any] = {"custom_id": custom_id, "component_type": kind}
         if value is not None:
@@ -394,7 +409,7 @@ def _body(payload: Any, form: Any) -> tuple[Any, list[dict[str, Any]]]:
 
 
 def custom_ids(message: dict[str, Any], prefix: str = "") -> list[str]:
-    """The custom_ids of a stored message's components (select menus give their option values too)."""
+    """The custom_ids of a stored message's components, in order."""
     out = []
     for row in message.get("components") or []:
         for component in row.get("components", []):
@@ -406,3 +421,70 @@ def custom_ids(message: dict[str, Any], prefix: str = "") -> list[str]:
 
 def buttons(message: dict[str, Any]) -> list[dict[str, Any]]:
     return [c for row in message.get("components") or [] for c in row.get("components", []) if c.get("type") == 2]
+
+
+def answers(calls: list[Call]) -> list[str]:
+    """What the acting user was told: the content of every ephemeral written in these calls."""
+    return [c.message["content"] for c in calls if c.via == "webhook" and c.ephemeral and c.message["content"]]
+
+
+# ---------------------------------------------------------------------------------------------- flows
+async def start_adapter(store: Store, fake: FakeDiscord, service: Service | None = None) -> DiscordAdapter:
+    """A DiscordAdapter logged in to the fake (commands synced, components registered), without a gateway."""
+    adapter = DiscordAdapter(service or Service(store), settings())
+    await fake.login(adapter)
+    return adapter
+
+
+def button_id(message: dict[str, Any], prefix: str) -> str:
+    found = custom_ids(message, prefix)
+    assert found, f"no {prefix!r} button in {message['components']}"
+    return found[0]
+
+
+async def open_table(fake: FakeDiscord, adapter: DiscordAdapter, store: Store) -> int:
+    """Amina opens Kenza to 101 with /new, Badr presses Join, Amina presses Start."""
+    calls = await fake.feed(adapter.client, fake.command(AMINA, "new", {"game": "kenza", "target": "101"}))
+    assert calls[0].payload["type"] == 5 and calls[0].payload["data"]["flags"] == EPHEMERAL, "deferred, ephemeral"
+    match = await store.lobby_or_active_match("discord", str(CHANNEL_ID))
+    assert match is not None and match.options["target"] == 101
+    lobby = fake.last_with_button("j:")
+    await fake.feed(adapter.client, fake.press(BADR, lobby["id"], button_id(lobby, "j:")))
+    lobby = fake.messages[lobby["id"]]
+    assert "Badr" in lobby["content"], "the lobby message was edited in place"
+    calls = await fake.feed(adapter.client, fake.press(AMINA, lobby["id"], button_id(lobby, "s:")))
+    assert (await store.get_match(match.id)).status == "active"
+    assert any(c.path.endswith("/messages") and c.files and c.files[0]["filename"] == "table.png" for c in calls)
+    return match.id
+
+
+async def whose_turn(store: Store, match_id: int, humans: dict[int, dict[str, Any]] | None = None
+                     ) -> tuple[Any, dict[str, Any] | None]:
+    match = await store.get_match(match_id)
+    if match.status != "active":
+        return match, None
+    seat = engine.get("kenza").to_move(engine.get("kenza").from_json(match.snapshot))
+    return match, (humans or {0: AMINA, 1: BADR}).get(seat)
+
+
+async def play_turn(fake: FakeDiscord, adapter: DiscordAdapter, store: Store, match_id: int,
+                    who: dict[str, Any]) -> None:
+    """`who` presses "My hand" on the table, then the first move in the ephemeral (a capture choice if asked)."""
+    table = fake.last_with_button("h:")
+    payload = fake.press(who, table["id"], button_id(table, "h:"))
+    await fake.feed(adapter.client, payload)
+    rack = fake.original(payload["token"])
+    assert rack is not None and rack["flags"] & EPHEMERAL and rack["attachments"][0]["filename"] == "hand.png"
+    version = (await store.get_match(match_id)).version
+    for _ in range(3):
+        code = (custom_ids(rack, "m:") or custom_ids(rack, "p:"))[0]
+        assert code.split(":")[2] == str(version), "the rack shows an old version"
+        payload = fake.press(who, rack["id"], code)
+        calls = await fake.feed(adapter.client, payload)
+        assert calls[0].payload["type"] == 6, "a press in the ephemeral is a deferred update"
+        rack = fake.messages[rack["id"]]
+        if code.startswith("m:"):
+            assert (await store.get_match(match_id)).version > version
+            assert rack["content"], "the ephemeral says what was played"
+            return
+    raise AssertionError("no move after three presses")

@@ -9,19 +9,13 @@ channel breaks the match.
 from __future__ import annotations
 
 import re
-from typing import Any
 
 import pytest
 
-import engine
-from bot.discord_adapter import DiscordAdapter
 from bot.games.kenza import card_label
-from bot.service import Service
 from storage import Store
-from tests.dc_harness import CHANNEL_ID, EPHEMERAL, Call, FakeDiscord, custom_ids, settings, user
+from tests.dc_harness import AMINA, BADR, EPHEMERAL, Call, FakeDiscord, open_table, play_turn, start_adapter, whose_turn
 
-AMINA = user(1, "Amina")
-BADR = user(2, "Badr")
 MAX_TURNS = 600
 
 
@@ -61,65 +55,6 @@ async def store(tmp_path):
     store = await Store.open(str(tmp_path / "db.sqlite"))
     yield store
     await store.close()
-
-
-async def start_adapter(store: Store, fake: FakeDiscord) -> DiscordAdapter:
-    adapter = DiscordAdapter(Service(store), settings())
-    await fake.login(adapter)
-    return adapter
-
-
-def button_id(message: dict[str, Any], prefix: str) -> str:
-    found = custom_ids(message, prefix)
-    assert found, f"no {prefix!r} button in {message['components']}"
-    return found[0]
-
-
-async def open_table(fake: FakeDiscord, adapter: DiscordAdapter, store: Store) -> int:
-    """Amina opens Kenza to 101 with /new, Badr presses Join, Amina presses Start."""
-    calls = await fake.feed(adapter.client, fake.command(AMINA, "new", {"game": "kenza", "target": "101"}))
-    assert calls[0].payload["type"] == 5 and calls[0].payload["data"]["flags"] == EPHEMERAL, "deferred, ephemeral"
-    match = await store.lobby_or_active_match("discord", str(CHANNEL_ID))
-    assert match is not None and match.options["target"] == 101
-    lobby = fake.last_with_button("j:")
-    await fake.feed(adapter.client, fake.press(BADR, lobby["id"], button_id(lobby, "j:")))
-    lobby = fake.messages[lobby["id"]]
-    assert "Badr" in lobby["content"], "the lobby message was edited in place"
-    calls = await fake.feed(adapter.client, fake.press(AMINA, lobby["id"], button_id(lobby, "s:")))
-    assert (await store.get_match(match.id)).status == "active"
-    assert any(c.path.endswith("/messages") and c.files and c.files[0]["filename"] == "table.png" for c in calls)
-    return match.id
-
-
-async def whose_turn(store: Store, match_id: int) -> tuple[Any, dict[str, Any] | None]:
-    match = await store.get_match(match_id)
-    if match.status != "active":
-        return match, None
-    seat = engine.get("kenza").to_move(engine.get("kenza").from_json(match.snapshot))
-    return match, {0: AMINA, 1: BADR}[seat]
-
-
-async def play_turn(fake: FakeDiscord, adapter: DiscordAdapter, store: Store, match_id: int,
-                    who: dict[str, Any]) -> None:
-    """`who` presses "My hand" on the table, then the first move in the ephemeral (a capture choice if asked)."""
-    table = fake.last_with_button("h:")
-    payload = fake.press(who, table["id"], button_id(table, "h:"))
-    await fake.feed(adapter.client, payload)
-    rack = fake.original(payload["token"])
-    assert rack is not None and rack["flags"] & EPHEMERAL and rack["attachments"][0]["filename"] == "hand.png"
-    version = (await store.get_match(match_id)).version
-    for _ in range(3):
-        code = (custom_ids(rack, "m:") or custom_ids(rack, "p:"))[0]
-        assert code.split(":")[2] == str(version), "the rack shows an old version"
-        payload = fake.press(who, rack["id"], code)
-        calls = await fake.feed(adapter.client, payload)
-        assert calls[0].payload["type"] == 6, "a press in the ephemeral is a deferred update"
-        rack = fake.messages[rack["id"]]
-        if code.startswith("m:"):
-            assert (await store.get_match(match_id)).version > version
-            assert rack["content"], "the ephemeral says what was played"
-            return
-    raise AssertionError("no move after three presses")
 
 
 async def test_two_users_play_a_whole_match_by_interactions(store):
