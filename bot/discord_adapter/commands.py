@@ -110,6 +110,7 @@ def specs() -> list[Spec]:
         Spec("help"),
         Spec("m", (Param("move", str, "dc.param.move", required=True),), lambda v: str(v["move"]).split()),
         Spec("back"),
+        Spec("timer", (Param("seconds", str, "dc.param.seconds", required=True),), lambda v: [str(v["seconds"])]),
     ]
 
 
