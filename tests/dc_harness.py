@@ -157,14 +157,18 @@ class FakeDiscord:
 
     def command(self, who: dict[str, Any], name: str, options: dict[str, Any] | None = None, *,
                 permissions: str = "0", guild: bool = True, channel_id: int = CHANNEL_ID,
-                locale: str = "en-US", resolved: dict[str, Any] | None = None) -> dict[str, Any]:
-        """A slash command as Discord delivers it (string options; user options are ids with `resolved`)."""
+                locale: str = "en-US", resolved: dict[str, Any] | None = None,
+                guild_command: bool = True) -> dict[str, Any]:
+        """A slash command as Discord delivers it (string options; user options are ids with `resolved`).
+
+        `guild_command`: registered to the guild (data carries guild_id) rather than globally.
+        """
         data: dict[str, Any] = {
             "id": str(next(self._ids)), "name": name, "type": 1,
             "options": [{"name": key, "type": 6 if key == "user" else 3, "value": str(value)}
                         for key, value in (options or {}).items()],
         }
-        if guild:
+        if guild and guild_command:
             data["guild_id"] = str(GUILD_ID)
         if resolved:
             data["resolved"] = resolved

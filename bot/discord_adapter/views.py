@@ -72,6 +72,14 @@ def layout(keyboard: Keyboard) -> list[Block]:
         pooled = sum(len(rows[i]) for i in folded)
         if len(kept) + math.ceil(pooled / MAX_OPTIONS) <= MAX_ROWS:
             break
+    # Rows as wide as those folded belong in the same menus while that needs no extra menu, so a grid of moves
+    # is not split between menus and buttons; shorter rows (controls such as Back) stay buttons.
+    narrowest = min(len(rows[i]) for i in folded)
+    for index, row in enumerate(rows):
+        pooled = sum(len(rows[i]) for i in folded)
+        if index not in folded and len(row) >= narrowest and all(b.data for b in row) and \
+                math.ceil((pooled + len(row)) / MAX_OPTIONS) <= math.ceil(pooled / MAX_OPTIONS):
+            folded.add(index)
     pool = [button for i, row in enumerate(rows) if i in folded for button in row]
     blocks: list[Block] = []
     for index, row in enumerate(rows):
