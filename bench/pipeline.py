@@ -144,10 +144,10 @@ class TelegramDriver:
 
 
 def discord_driver() -> PlatformDriver:
-    """The Discord author fills this in: a `PlatformDriver` around bot.discord_adapter whose transport records
-    calls instead of sending them (open a table with a human and a bot, press the first move button of the
-    human's ephemeral hand). Everything else in this script is platform-neutral."""
-    raise SystemExit("the Discord pipeline driver is not written yet: see discord_driver() in bench/pipeline.py")
+    """The discord.py client and DiscordAdapter on tests/dc_harness.py's fake Discord (bench/pipeline_discord.py)."""
+    from bench.pipeline_discord import DiscordDriver
+
+    return DiscordDriver()
 
 
 DRIVERS = {"telegram": TelegramDriver, "discord": discord_driver}

@@ -1,0 +1,116 @@
+"""The Discord driver for bench/pipeline.py: the real discord.py client and DiscordAdapter on tests/dc_harness.py's
+fake Discord (interactions fed as gateway payloads, REST and webhook calls answered and recorded, not sent).
+
+    .venv/bin/python bench/pipeline_discord.py [--matches 50] [--moves 20] [--tracemalloc]
+
+(the same as `bench/pipeline.py --platform discord`). Each match has its own channel and its own human. A move
+is what a Discord user does: press a move button in their ephemeral hand; when that ephemeral shows no move
+button for the current turn (the first turn, or after the match moved on), "My hand" on the table first, and
+its calls count toward that move. A press is timed from the gateway payload until the adapter has finished
+with it (the service committed, the bot replied, the pictures were rendered and every call was answered).
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bot.service import Service  # noqa: E402
+from tests.dc_harness import CHANNEL_ID, FakeDiscord, custom_ids, settings, user  # noqa: E402
+
+
+class DiscordDriver:
+    name = "discord"
+
+    def __init__(self) -> None:
+        self.fake = FakeDiscord()
+        self.adapter: Any = None
+        self.racks: dict[int, str] = {}  # match index -> id of the human's latest ephemeral hand
+
+    async def start(self, service: Service) -> None:
+        from bot.discord_adapter import DiscordAdapter
+
+        self.adapter = DiscordAdapter(service, settings())
+        await self.fake.login(self.adapter)
+
+    def _channel(self, index: int) -> int:
+        return CHANNEL_ID + 1 + index
+
+    def _user(self, index: int) -> dict[str, Any]:
+        return user(100 + index, f"Player {index}")
+
+    def _latest(self, index: int, prefix: str) -> dict[str, Any]:
+        channel = str(self._channel(index))
+        for message in reversed(list(self.fake.messages.values())):
+            if message["channel_id"] == channel and custom_ids(message, prefix):
+                return message
+        raise LookupError(f"no {prefix!r} button in channel {channel}")
+
+    async def _feed(self, index: int, payload: dict[str, Any]) -> tuple[float, int]:
+        started = time.perf_counter()
+        calls = await self.fake.feed(self.adapter.client, payload)
+        elapsed = (time.perf_counter() - started) * 1000
+        # Other matches run meanwhile: count this interaction's own calls and this channel's messages.
+        channel = f"/channels/{self._channel(index)}/"
+        made = sum(1 for call in calls if call.token == payload["token"] or channel in call.path)
+        return elapsed, made
+
+    async def open_match(self, index: int) -> int:
+        who = self._user(index)
+        await self._feed(index, self.fake.command(who, "new", {"game": "kenza"}, channel_id=self._channel(index)))
+        for prefix in ("b:", "s:"):
+            lobby = self._latest(index, prefix)
+            await self._feed(index, self.fake.press(who, lobby["id"], custom_ids(lobby, prefix)[0]))
+        store = self.adapter.service.store
+        match = await store.lobby_or_active_match("discord", str(self._channel(index)))
+        assert match is not None and match.status == "active", "the bench table did not start"
+        return match.id
+
+    async def human_move(self, index: int, match_id: int, sample: Any) -> bool:
+        match = await self.adapter.service.store.get_match(match_id)
+        if match is None or match.status != "active":
+            return False
+        who = self._user(index)
+        calls = 0
+        rack = self.fake.messages.get(self.racks.get(index, ""))
+        if rack is None or not _moves(rack, match.version):
+            table = self._latest(index, "h:")
+            payload = self.fake.press(who, table["id"], custom_ids(table, "h:")[0])
+            _, calls = await self._feed(index, payload)
+            rack = self.fake.original(payload["token"])
+            self.racks[index] = rack["id"]
+        code = _moves(rack, match.version)[0]
+        if code.startswith("p:"):
+            elapsed, made = await self._feed(index, self.fake.press(who, rack["id"], code))
+            sample.pick_ms.append(elapsed)
+            calls += made
+            rack = self.fake.messages[rack["id"]]
+            code = custom_ids(rack, "m:")[0]
+        two_step = bool(calls)
+        elapsed, made = await self._feed(index, self.fake.press(who, rack["id"], code))
+        sample.latency_ms.append(elapsed)
+        sample.move_calls.append(calls + made)
+        if not two_step:
+            sample.one_step_calls.append(made)
+        sample.moves += 1
+        return True
+
+    async def stop(self) -> None:
+        await self.adapter.client.close()
+
+
+def _moves(rack: dict[str, Any], version: int) -> list[str]:
+    """The move buttons of an ephemeral hand that are for the current version of the match."""
+    return [code for code in custom_ids(rack, "m:") + custom_ids(rack, "p:") if code.split(":")[2] == str(version)]
+
+
+if __name__ == "__main__":
+    import pipeline  # bench/ is on sys.path when this file runs as a script
+
+    if "--platform" not in sys.argv:
+        sys.argv += ["--platform", "discord"]
+    pipeline.main()
