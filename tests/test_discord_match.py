@@ -12,9 +12,22 @@ import re
 
 import pytest
 
+import engine
 from bot.games.kenza import card_label
 from storage import Store
-from tests.dc_harness import AMINA, BADR, EPHEMERAL, Call, FakeDiscord, open_table, play_turn, start_adapter, whose_turn
+from tests.dc_harness import (
+    AMINA,
+    BADR,
+    EPHEMERAL,
+    Call,
+    FakeDiscord,
+    answers,
+    custom_ids,
+    open_table,
+    play_turn,
+    start_adapter,
+    whose_turn,
+)
 
 MAX_TURNS = 600
 
@@ -99,5 +112,36 @@ async def test_two_users_play_a_whole_match_by_interactions(store):
         top = fake.original(payload["token"])
         assert top["flags"] & EPHEMERAL and "Amina" in top["content"] and "Badr" in top["content"]
         assert watch.checked > 2 * turns
+    finally:
+        await adapter.client.close()
+
+
+async def test_slash_commands_reach_the_service_and_answer_ephemerally(store):
+    fake = FakeDiscord()
+    adapter = await start_adapter(store, fake)
+    try:
+        match_id = await open_table(fake, adapter, store)
+        table = fake.last_with_button("c:")
+        calls = await fake.feed(adapter.client, fake.press(AMINA, table["id"], custom_ids(table, "c:")[0]))
+        assert any("Total:" in text for text in answers(calls)), "the Score button answers privately"
+        match, who = await whose_turn(store, match_id)
+        payload = fake.command(who, "hand")
+        await fake.feed(adapter.client, payload)
+        rack = fake.original(payload["token"])
+        assert rack["flags"] & EPHEMERAL and rack["attachments"][0]["filename"] == "hand.png"
+        seat = 0 if who is AMINA else 1
+        hand = match.snapshot["hands"][seat]
+        assert card_label(hand[0]) in rack["attachments"][0]["description"]
+        game = engine.get("kenza")
+        move = game.legal_moves(game.from_json(match.snapshot), seat)[0]
+        calls = await fake.feed(adapter.client, fake.command(who, "m", {"move": move}))
+        assert (await store.get_match(match_id)).version == match.version + 1
+        assert answers(calls)[-1].startswith("Played")
+        for name, options, expected in [("rules", {"game": "kenza"}, "Kenza"), ("help", {}, "/new"),
+                                        ("lang", {"language": "ar"}, "العربية"), ("score", {}, "المجموع")]:
+            payload = fake.command(BADR, name, options)
+            await fake.feed(adapter.client, payload)
+            answer = fake.original(payload["token"])
+            assert answer["flags"] & EPHEMERAL and expected in answer["content"], (name, answer["content"])
     finally:
         await adapter.client.close()
