@@ -54,6 +54,7 @@ class Service:
         self._picks: dict[tuple[int, int], str] = {}
         self._recent: dict[int, presenter.Recent] = defaultdict(list)  # moves not yet shown on the table
         self._last_turn: dict[int, int | None] = {}
+        self._notice_for: dict[int, int] = {}  # match -> seat its standing turn notice names
         self._reachable: set[tuple[str, str]] = set()
         self._seeds = seed_source or random.Random()
         self.bot_delay = bot_delay
@@ -629,10 +630,12 @@ class Service:
         values = {**values, "move": ui_for(match.game).describe_move(values.get("move", ""), lang)}
         text = t(lang, key, **values)
         target = player.user_id if transport.push_private else match.chat_id
+        mention = None
         if not transport.push_private:
             text = t(lang, "mention", user=player.user_id) + " " + text
+            mention = player.user_id
         try:
-            await transport.send(target, OutMessage(text))
+            await transport.send(target, OutMessage(text, mention=mention))
         except Unreachable:
             log.info("could not tell player %s about %s", player.id, key)
 
@@ -650,7 +653,7 @@ class Service:
                                    self.images[match.platform])
         await self._show(match, "table", None, match.chat_id, table)
         if not transport.push_private:
-            await self._turn_notice(match, state, seats, chat_lang)
+            await self._turn_notice(match, state, seats, chat_lang, recent)
             return
         turn = game.to_move(state)
         previous_hands = self._hand_sizes.get(match.id)
@@ -673,17 +676,24 @@ class Service:
         self._hand_sizes[match.id] = sizes
         self._last_turn[match.id] = turn
 
-    async def _turn_notice(self, match: Match, state: dict[str, Any], seats: list[Seat], lang: str) -> None:
-        """On platforms without pushed racks, one short mention of the player to move, replaced each turn."""
+    async def _turn_notice(self, match: Match, state: dict[str, Any], seats: list[Seat], lang: str,
+                           recent: presenter.Recent) -> None:
+        """On platforms without pushed racks, one short mention of the player to move, replaced each turn —
+        and left in place while the same player stays to move with no other human playing meanwhile."""
         transport = self.transports[match.platform]
+        turn = engine.get(match.game).to_move(state)
         old = await self.store.get_message(match.platform, "notice", match_id=match.id)
+        others_played = any(seat != turn and seats[seat].is_human for seat, _, _ in recent)
+        if old is not None and turn is not None and self._notice_for.get(match.id) == turn and not others_played \
+                and not seats[turn].away:
+            return
+        self._notice_for.pop(match.id, None)
         if old is not None:
             try:
                 await transport.delete(old.chat_id, old.message_id)
             except MessageGone:
                 pass
             await self.store.delete_message(old.id)
-        turn = engine.get(match.game).to_move(state)
         if turn is None or not seats[turn].is_human or seats[turn].away:
             return
         player = await self.store.get_player(seats[turn].player_id)
@@ -692,6 +702,7 @@ class Service:
         text = t(lang, "notice.turn", user=t(lang, "mention", user=player.user_id))
         message_id = await transport.send(match.chat_id, OutMessage(text, mention=player.user_id))
         await self.store.save_message(match.platform, match.chat_id, message_id, "notice", match_id=match.id)
+        self._notice_for[match.id] = turn
 
     async def _player_lang(self, match: Match, seat: Seat) -> str:
         """The language of a seat's private messages: the player's choice, else the chat's."""
@@ -786,5 +797,6 @@ class Service:
         self._recent.pop(match_id, None)
         self._last_turn.pop(match_id, None)
         self._hand_sizes.pop(match_id, None)
+        self._notice_for.pop(match_id, None)
         for key in [key for key in self._picks if key[0] == match_id]:
             del self._picks[key]

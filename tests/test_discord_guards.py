@@ -160,8 +160,6 @@ async def test_direct_message_cannot_open_a_table_and_a_failing_service_still_an
         await adapter.client.close()
 
 
-@pytest.mark.xfail(strict=True, reason="service: Service._notify_player builds OutMessage(text) without mention= on "
-                   "platforms without pushed racks, so the <@id> in a timer notice does not ping (see report)")
 async def test_a_timer_notice_pings_the_player_it_names(store):
     from bot.service import Service
 
