@@ -78,10 +78,10 @@ class TelegramDriver:
 
     async def start(self, service: Service) -> None:
         from bot.telegram_adapter import TelegramAdapter
-        from tests.tg_harness import RecordingRequest, test_settings
+        from tests.tg_harness import RecordingRequest, make_settings
 
         request = RecordingRequest(self.server, poll_wait=0.5)
-        self.adapter = TelegramAdapter.for_tests(service, test_settings(), request)
+        self.adapter = TelegramAdapter.for_tests(service, make_settings(), request)
         await self.adapter.start(receive=False)  # updates are handed in directly, as a webhook would
 
     async def _press(self, index: int, chat_id: int, message_id: int, data: str) -> tuple[float, int]:
