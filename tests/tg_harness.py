@@ -461,3 +461,49 @@ async def play_one(bot: Bot, match_id: int, humans: dict[int, dict[str, Any]]) -
     assert not answer.get("show_alert"), answer
     after = await bot.store.get_match(match_id)
     assert after.version > match.version
+
+
+# ===================================================================================================== any game
+def flat_buttons(keyboard: list[list[dict[str, Any]]]) -> list[dict[str, Any]]:
+    return [button for row in keyboard for button in row]
+
+
+def labelled(keyboard: list[list[dict[str, Any]]], prefix: str) -> dict[str, Any] | None:
+    """The first button whose label starts with `prefix` (labels are what a player reads)."""
+    return next((button for button in flat_buttons(keyboard) if button["text"].startswith(prefix)), None)
+
+
+async def open_lobby(bot: Bot, creator: dict[str, Any], text: str) -> int:
+    """`/new <game> key=value...` in the group; returns the id of the lobby it opened."""
+    await bot.command(creator, GROUP_ID, text)
+    match = await bot.store.lobby_or_active_match("telegram", str(GROUP_ID))
+    assert match is not None and match.status == "lobby", f"{text!r} opened no lobby"
+    return match.id
+
+
+async def lobby_press(bot: Bot, who: dict[str, Any], prefix: str, suffix: str = "") -> dict[str, Any]:
+    """Press the newest lobby's button whose code starts with `prefix` and ends with `suffix` (e.g. a bot level)."""
+    message_id, keyboard = lobby_keyboard(bot.server)
+    data = next((b["callback_data"] for b in flat_buttons(keyboard)
+                 if b.get("callback_data", "").startswith(prefix) and b["callback_data"].endswith(suffix)), None)
+    assert data is not None, f"no {prefix!r}…{suffix!r} button in the lobby: {keyboard}"
+    answer = await bot.press(who, GROUP_ID, message_id, data)
+    assert not answer.get("show_alert"), answer
+    return answer
+
+
+async def replays(store: Any, match_id: int) -> bool:
+    """Whether the stored move log, replayed from the match's seed, gives exactly the stored snapshot."""
+    match = await store.get_match(match_id)
+    game = engine.get(match.game)
+    state = game.new(len(await store.seats(match_id)), match.options, seed=match.seed)
+    for record in await store.moves(match_id):
+        state = game.apply(state, record.seat, record.move)
+    return game.to_json(state) == match.snapshot
+
+
+def group_table_calls(server: FakeTelegram) -> tuple[list[Call], list[Call]]:
+    """(sendPhoto, editMessageMedia) calls in the group: the table picture and its edits."""
+    calls = server.calls_to(GROUP_ID)
+    return ([c for c in calls if c.method == "sendPhoto" and c.status == 200],
+            [c for c in calls if c.method == "editMessageMedia" and c.status == 200])
