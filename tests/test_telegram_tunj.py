@@ -1,0 +1,205 @@
+"""Tunj through the real python-telegram-bot Application: a whole hand between a human pressing the buttons of
+the rack pictures in their private chat (source, then target; "Turn a card"; "Tunj!" when the bot's attempt is
+open to a call) and a bot; and a rule-breaking move typed with /m in private that the bot calls at once, with
+the attempt and the call shown in the group's table caption.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import pytest
+
+import engine
+from bot.games import ui_for
+from bot.i18n import t
+from storage import Store
+from tests.tg_harness import (
+    GROUP_ID,
+    Bot,
+    FakeTelegram,
+    flat_buttons,
+    group_table_calls,
+    lobby_press,
+    open_lobby,
+    replays,
+    user,
+)
+
+GAME = engine.get("tunj")
+UI = ui_for("tunj")
+ALICE = user(111, "Alice")
+GROUP_LANG = "ar"  # a group that never chose a language speaks Arabic
+MAX_MOVES = 1500
+MAX_SECONDS = 40
+
+
+@pytest.fixture
+async def store(tmp_path):
+    store = await Store.open(str(tmp_path / "db.sqlite"))
+    yield store
+    await store.close()
+
+
+async def open_against_bot(bot: Bot, level: str) -> int:
+    match_id = await open_lobby(bot, ALICE, "/new tunj claim_seconds=5")
+    await lobby_press(bot, ALICE, "b:", f":{level}")
+    await lobby_press(bot, ALICE, "s:")
+    match = await bot.store.get_match(match_id)
+    assert match.status == "active" and match.options["claim_seconds"] == 5
+    return match_id
+
+
+async def position(store: Store, match_id: int) -> tuple[Any, dict[str, Any]]:
+    match = await store.get_match(match_id)
+    return match, GAME.from_json(match.snapshot)
+
+
+def policy(legal: list[str]) -> str:
+    """Call Tunj when the bot's attempt allows it; else a foundation move (the reserve's first); else a move that
+    is not a house-to-house shuffle; else turn a card; else whatever is left (a shuffle)."""
+    if "tunj" in legal:
+        return "tunj"
+    to_foundation = sorted((m for m in legal if m.split()[-1].startswith("F")), key=lambda m: m.split()[1] != "R")
+    if to_foundation:
+        return to_foundation[0]
+    placing = [m for m in legal if m.startswith("move") and not (m.split()[1][0] == "H" and m.split()[2][0] == "H")]
+    if placing:
+        return placing[0]
+    return "turn" if "turn" in legal else legal[0]
+
+
+async def press_move(bot: Bot, match_id: int, seat: int, want: str) -> int:
+    """Play `want` by pressing the rack picture's buttons: its source, then its target (or its one button).
+
+    The recorded keyboard is read as the player reads it: its labels must be the layout's for this state and
+    picking state, and the button pressed is the one whose label the layout gives to `want`. Returns presses."""
+    match, state = await position(bot.store, match_id)
+    view, legal = GAME.view(state, seat), GAME.legal_moves(state, seat)
+    pick = None
+    for presses in (1, 2):
+        message_id, keyboard = bot.server.rack(ALICE["id"])
+        shown = flat_buttons(keyboard)
+        drawn = [b for row in UI.rack_buttons(view, legal, "en", pick) for b in row]
+        assert [b["text"] for b in shown] == [b.label for b in drawn], "the rack shows other buttons"
+        assert all(b["callback_data"].split(":")[2] == str(match.version) for b in shown)
+        target = next((i for i, b in enumerate(drawn) if b.kind == "move" and b.move == want), None)
+        if target is None:  # first press: the source
+            source = want.split()[1].replace(":", "x")
+            target = next(i for i, b in enumerate(drawn) if b.kind == "pick" and b.arg == source)
+            pick = source
+        answer = await bot.press(ALICE, ALICE["id"], message_id, shown[target]["callback_data"])
+        assert not answer.get("show_alert"), answer
+        if drawn[target].kind == "move":
+            assert answer["text"].startswith("Played: "), answer
+            return presses
+    raise AssertionError(f"no button plays {want}")
+
+
+async def test_whole_hand_against_a_random_bot_by_buttons(store):
+    started = time.perf_counter()
+    server = FakeTelegram()
+    async with Bot(server, store, seed=2) as bot:
+        match_id = await open_against_bot(bot, "random")
+        human = next(s.seat for s in await store.seats(match_id) if s.is_human)
+        moves = presses = called = 0
+        for moves in range(MAX_MOVES):  # noqa: B007 (reported below)
+            match, state = await position(store, match_id)
+            if match.status != "active":
+                break
+            assert GAME.to_move(state) == human, "the bot plays its turns at once"
+            want = policy(GAME.legal_moves(state, human))
+            if want == "tunj":
+                called += 1
+                _, keyboard = server.rack(ALICE["id"])
+                assert [b["text"] for b in flat_buttons(keyboard)] == [t("en", "tunj.btn.call")]
+                # The bot's attempt, with the rule it broke, is the caption's last move line.
+                attempt = UI.describe_move(state["claim"]["attempt"], GROUP_LANG, GAME.view(state, None))
+                caption = server.latest(GROUP_ID, "sendPhoto", "editMessageMedia").shown_text
+                assert attempt in caption and UI.describe_move("tunj", GROUP_LANG) not in caption, caption
+            presses += await press_move(bot, match_id, human, want)
+            record = (await store.moves(match_id))[match.version]
+            assert (record.seat, record.actor, record.move) == (human, "human", want)
+            if want == "tunj":
+                caption = server.latest(GROUP_ID, "editMessageMedia").shown_text
+                assert f"Alice: {UI.describe_move('tunj', GROUP_LANG)}" in caption, caption
+        elapsed = time.perf_counter() - started
+        match, state = await position(store, match_id)
+        assert match.status == "finished", f"hand not over after {moves} moves"
+        result = GAME.result(state)
+        assert len(result["history"]) == 1, "one hand: the match without a target"
+        print(f"tunj hand over Telegram: {moves} human moves, {presses} presses, {called} calls, {elapsed:.1f} s")
+        assert called >= 1, "the random bot's attempts were called with the Tunj! button"
+        assert presses > moves, "moves took a source press and a target press"
+        assert await replays(store, match_id)
+        # Racks are pictures in the private chat; the group keeps one table picture, edited in place.
+        racks = [c for c in server.calls_to(ALICE["id"]) if c.method in ("sendPhoto", "editMessageMedia")]
+        assert racks and all(c.files for c in racks)
+        assert all(c.method in ("sendPhoto", "editMessageMedia") for c in server.calls_to(ALICE["id"])
+                   if c.button_labels)
+        sent, edits = group_table_calls(server)
+        assert len(sent) == 1 and {int(c.params["message_id"]) for c in edits} == {sent[0].sent_id}
+        assert elapsed < MAX_SECONDS
+
+
+def rule_breaking(state: dict[str, Any], seat: int) -> str:
+    """A house's non-ace outer card onto an empty foundation: a building-rule break the legal list never has."""
+    piles = state["piles"]
+    empty = next(f"F{n}" for n in range(1, 9) if not piles[f"F{n}"])
+    house = next(f"H{n}" for n in range(1, 9) if piles[f"H{n}"] and piles[f"H{n}"][-1][0] != "A")
+    move = f"move {house} {empty}"
+    assert move not in GAME.legal_moves(state, seat)
+    return move
+
+
+async def type_rule_break(bot: Bot) -> tuple[int, str, int, dict[str, Any]]:
+    """Alice (to move after the deal on seed 4) types a building-rule break with /m in her private chat.
+    Returns (match id, the attempt, how many moves the log held before it, the state it was typed on)."""
+    match_id = await open_against_bot(bot, "normal")
+    match, state = await position(bot.store, match_id)
+    human = next(s.seat for s in await bot.store.seats(match_id) if s.is_human)
+    assert GAME.to_move(state) == human, "seed 4 deals Alice the first turn"
+    attempt = rule_breaking(state, human)
+    logged = len(await bot.store.moves(match_id))
+    reply = await bot.command(ALICE, ALICE["id"], "/m " + attempt)
+    assert reply is not None and reply.params["text"].startswith("Played: "), reply
+    return match_id, attempt, logged, state
+
+
+async def test_typed_rule_break_is_called_at_once_by_the_bot(store):
+    server = FakeTelegram()
+    async with Bot(server, store, seed=4) as bot:
+        match_id, attempt, logged, _ = await type_rule_break(bot)
+        records = (await store.moves(match_id))[logged:]
+        assert (records[0].seat, records[0].actor, records[0].move) == (0, "human", attempt)
+        assert (records[1].seat, records[1].actor, records[1].move) == (1, "bot", "tunj")
+        assert all(r.seat == 1 for r in records[1:]), "the call passed the turn to the bot"
+        match, state = await position(store, match_id)
+        assert state["claim"] is None and GAME.to_move(state) == 0
+        assert await replays(store, match_id)
+        _, keyboard = server.rack(ALICE["id"])
+        assert keyboard, "Alice's turn again: her rack has buttons"
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "bot/presenter.py caption() lists only recent[-4:], and Service._human_move refreshes the table once after "
+    "_run_bots: when the bot's call is followed by 3+ moves of its own turn (seed 4: 5 more, one table edit), "
+    "no group caption ever shows the attempt or the Tunj call (the picture only draws the last move's events)"))
+async def test_group_caption_shows_the_typed_attempt_and_the_call(store):
+    server = FakeTelegram()
+    async with Bot(server, store, seed=4) as bot:
+        before = len(server.calls)
+        match_id, attempt, logged, typed_on = await type_rule_break(bot)
+        records = (await store.moves(match_id))[logged:]
+        assert [r.move for r in records[:2]] == [attempt, "tunj"]
+        captions = [c.shown_text for c in server.calls[before:]
+                    if c.chat_id == str(GROUP_ID) and c.method in ("sendPhoto", "editMessageMedia")]
+        assert captions, "the table was updated"
+        first = GAME.apply(typed_on, 0, attempt)
+        assert first["claim"] is not None
+        attempted = f"Alice: {UI.describe_move(attempt, GROUP_LANG, GAME.view(first, None))}"
+        bot_name = t(GROUP_LANG, "bot.name", n=2, level=t(GROUP_LANG, "level.normal"))
+        called = f"{bot_name}: {UI.describe_move('tunj', GROUP_LANG)}"
+        assert any(called in caption for caption in captions), captions
+        assert any(attempted in caption for caption in captions), captions
