@@ -227,6 +227,8 @@ async def test_classic4_partners_and_two_bots_play_by_buttons(store):
 
         assert await replays(store, match_id)
         assert score_text and "2500" in score_text  # /score between hands: the history so far, to 2500
+        after_end = await bot.command(CHAMS, GROUP_ID, "/score")  # answered; the final scores are on the table
+        assert after_end is not None and after_end.params["text"]
         top = await bot.command(ALICE, GROUP_ID, "/top canasta")
         assert top is not None and "Alice" in top.params["text"] and "Chams" in top.params["text"]
         assert elapsed < MAX_SECONDS
