@@ -90,7 +90,9 @@ def caption(match: Match, state: dict[str, Any], seats: list[Seat], lang: str, r
     view = game.view(state, None)
     names = seat_names(seats, lang)
     lines = [t(lang, "table.title", game=game_name(lang, match.game), round=view.get("round", 1))]
-    lines += [f"{names[seat]}: {ui.describe_move(move, lang, after)}" for seat, move, after in recent[-4:]]
+    shown = [entry for number, entry in enumerate(recent)
+             if number >= len(recent) - 4 or ui.notable(entry[1], entry[2])]
+    lines += [f"{names[seat]}: {ui.describe_move(move, lang, after)}" for seat, move, after in shown]
     result = game.result(state)
     if result["over"]:
         sides = side_names(view, names, lang)

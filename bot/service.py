@@ -522,8 +522,12 @@ class Service:
         deadline = None if result["over"] else await self._deadline_for(match, new_state, seats)
         match = await self.store.apply_move(match.id, match.version, seat, actor, move, game.to_json(new_state),
                                             deadline, finished_result=result if result["over"] else None)
-        self._recent[match.id].append((seat, move, game.view(new_state, None)))
-        self._recent[match.id] = self._recent[match.id][-8:]
+        recent = self._recent[match.id]
+        recent.append((seat, move, game.view(new_state, None)))
+        if len(recent) > 8:  # keep the newest, and any move the game wants seen (a Tunj claim)
+            ui = ui_for(match.game)
+            self._recent[match.id] = [entry for number, entry in enumerate(recent)
+                                      if number >= len(recent) - 8 or ui.notable(entry[1], entry[2])][-16:]
         return match
 
     async def _deadline_for(self, match: Match, state: dict[str, Any], seats: list[Seat]) -> float | None:

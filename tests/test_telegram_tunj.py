@@ -182,10 +182,6 @@ async def test_typed_rule_break_is_called_at_once_by_the_bot(store):
         assert keyboard, "Alice's turn again: her rack has buttons"
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "bot/presenter.py caption() lists only recent[-4:], and Service._human_move refreshes the table once after "
-    "_run_bots: when the bot's call is followed by 3+ moves of its own turn (seed 4: 5 more, one table edit), "
-    "no group caption ever shows the attempt or the Tunj call (the picture only draws the last move's events)"))
 async def test_group_caption_shows_the_typed_attempt_and_the_call(store):
     server = FakeTelegram()
     async with Bot(server, store, seed=4) as bot:

@@ -66,6 +66,10 @@ class GameUI:
         can mean different things (a Tunj attempt that opened a claim)."""
         return move
 
+    def notable(self, move: str, view: dict[str, Any] | None) -> bool:
+        """A move the table caption keeps even when many moves follow it before the next update (a claim)."""
+        return False
+
     def turn_prompt(self, view: dict[str, Any], lang: str) -> str:
         """The line over a rack when its seat is to move."""
         return t(lang, "rack.your_turn_generic")

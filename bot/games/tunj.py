@@ -178,6 +178,13 @@ class TunjUI(GameUI):
             return t(lang, f"tunj.mv.{word}") if word in ("turn", "tunj", "expire") else move
         return t(lang, "tunj.mv.move", src=self._pile_name(parts[0], lang), dst=self._pile_name(parts[1], lang))
 
+    def notable(self, move: str, view: dict[str, Any] | None) -> bool:
+        """Claims, calls and closed windows stay in the caption: they are what the other player must see."""
+        if move.strip().lower() in ("tunj", "expire"):
+            return True
+        return any(event.get("type") == "claim" and event.get("attempt") == move
+                   for event in (view or {}).get("events") or [])
+
     def _attempt_text(self, move: str, lang: str) -> str:
         """The attempted move as a noun phrase: "reserve → F1", "turning a card"."""
         return t(lang, "tunj.mv.turning") if move == "turn" else self.describe_move(move, lang)
