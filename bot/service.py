@@ -29,7 +29,7 @@ from engine import IllegalMove
 from engine.bots import decide
 from storage import Store
 from storage.errors import StaleVersion, TableBusy
-from storage.models import Match, Seat
+from storage.models import Chat, Match, Player, Seat
 
 log = logging.getLogger(__name__)
 
@@ -54,7 +54,11 @@ class Service:
         self._picks: dict[tuple[int, int], str] = {}
         self._recent: dict[int, presenter.Recent] = defaultdict(list)  # moves not yet shown on the table
         self._last_turn: dict[int, int | None] = {}
-        self._notice_for: dict[int, int] = {}  # match -> seat its standing turn notice names
+        self._notice_for: dict[int, int] = {}
+        self._seat_cache: dict[int, list[Seat]] = {}
+        self._chat_cache: dict[tuple[str, str], Chat] = {}
+        self._player_cache: dict[int, Player] = {}
+        self._players_by_account: dict[tuple[str, str], Player] = {}  # match -> seat its standing turn notice names
         self._reachable: set[tuple[str, str]] = set()
         self._seeds = seed_source or random.Random()
         self.bot_delay = bot_delay
@@ -68,9 +72,9 @@ class Service:
     # ================================================================================================ entry points
     async def command(self, actor: Actor, chat: ChatRef, name: str, args: list[str] | None = None) -> Reply:
         """A text command (`/new`, `/join`, ...) from `actor` in `chat`."""
+        self._fresh_seats()
         args = args or []
-        player = await self.store.upsert_player(actor.platform, actor.user_id, actor.name,
-                                                client_language=normalize(actor.language), username=actor.username)
+        player = await self._actor_player(actor)
         lang = await self._lang_for(actor, chat, player.language)
         handler = {
             "new": self._cmd_new, "join": self._cmd_join, "leave": self._cmd_leave, "start": self._cmd_start,
@@ -87,8 +91,8 @@ class Service:
 
     async def press(self, actor: Actor, chat: ChatRef, data: str | None) -> Reply:
         """A button press carrying an action code from `bot.callbacks`."""
-        player = await self.store.upsert_player(actor.platform, actor.user_id, actor.name,
-                                                client_language=normalize(actor.language), username=actor.username)
+        self._fresh_seats()
+        player = await self._actor_player(actor)
         lang = await self._lang_for(actor, chat, player.language)
         try:
             action = callbacks.decode(data)
@@ -130,6 +134,7 @@ class Service:
 
     async def tick(self) -> int:
         """Play for every seat whose turn timer has run out; returns how many timeouts fired."""
+        self._fresh_seats()
         now = self.clock()
         fired = 0
         for match in await self.store.active_matches():
@@ -139,6 +144,7 @@ class Service:
 
     async def resume(self) -> None:
         """After a restart: let bots finish any turn they owe, and bring every table message up to date."""
+        self._fresh_seats()
         for match in await self.store.active_matches():
             async with self._locks[match.id]:
                 match = await self._run_bots(match)
@@ -171,9 +177,9 @@ class Service:
         choice = args[0].lower() if args else ""
         if choice not in LANGUAGES:
             return Reply(t(lang, "lang.usage"))
-        await self.store.set_player_language(player_id, choice)
+        await self._player_write(self.store.set_player_language, player_id, choice)
         if not chat.private and actor.is_admin:
-            await self.store.set_chat_language(chat.platform, chat.chat_id, choice)
+            await self._chat_write(self.store.set_chat_language, chat.platform, chat.chat_id, choice)
             return Reply(t(choice, "lang.chat_set"))
         return Reply(t(choice, "lang.set"))
 
@@ -185,11 +191,11 @@ class Service:
             return Reply(t(lang, "err.admin_only"))
         choice = args[0].lower() if args else ""
         if choice == "default":
-            await self.store.set_chat_defaults(chat.platform, chat.chat_id, {"turn_timer": None})
+            await self._chat_write(self.store.set_chat_defaults, chat.platform, chat.chat_id, {"turn_timer": None})
             return Reply(t(lang, "timer.default"))
         if not choice.isdigit() or not (int(choice) == 0 or 10 <= int(choice) <= 3600):
             return Reply(t(lang, "timer.usage"))
-        await self.store.set_chat_defaults(chat.platform, chat.chat_id, {"turn_timer": int(choice)})
+        await self._chat_write(self.store.set_chat_defaults, chat.platform, chat.chat_id, {"turn_timer": int(choice)})
         return Reply(t(lang, "timer.off") if int(choice) == 0 else t(lang, "timer.set", seconds=int(choice)))
 
     async def _cmd_new(self, actor: Actor, chat: ChatRef, player_id: int, lang: str, args: list[str]) -> Reply:
@@ -228,7 +234,7 @@ class Service:
             )
         except TableBusy:
             return Reply(t(lang, "err.table_open"), alert=True)
-        await self.store.add_seat(match.id, player_id=player_id)
+        await self._seat_write(self.store.add_seat, match.id, player_id=player_id)
         await self._show_lobby(match)
         return Reply(t(lang, "lobby.created", game=game_name(lang, game_id)))
 
@@ -236,7 +242,7 @@ class Service:
         if not chat.private:
             return await self.store.lobby_or_active_match(chat.platform, chat.chat_id)
         for match in await self.store.active_matches(chat.platform):
-            if any(seat.player_id == player_id for seat in await self.store.seats(match.id)):
+            if any(seat.player_id == player_id for seat in await self._seats(match.id)):
                 return match
         return None
 
@@ -325,7 +331,7 @@ class Service:
             if match.status != "lobby":
                 return Reply(t(lang, "err.not_lobby"), alert=True)
             game = engine.get(match.game)
-            seats = await self.store.seats(match.id)
+            seats = await self._seats(match.id)
             mine = [seat for seat in seats if seat.player_id == player_id]
             if op == "o":
                 if player_id != match.creator_id:
@@ -344,12 +350,12 @@ class Service:
                     return Reply(t(lang, "err.already_seated"), alert=True)
                 if len(seats) >= game.info.max_players:
                     return Reply(t(lang, "err.table_full"), alert=True)
-                await self.store.add_seat(match.id, player_id=player_id)
+                await self._seat_write(self.store.add_seat, match.id, player_id=player_id)
                 reply = Reply(t(lang, "lobby.joined"))
             elif op == "l":
                 if not mine:
                     return Reply(t(lang, "err.not_seated"), alert=True)
-                await self.store.remove_seat(match.id, mine[0].seat)
+                await self._seat_write(self.store.remove_seat, match.id, mine[0].seat)
                 reply = Reply(t(lang, "lobby.left"))
             elif op == "b":
                 level = args[0] if args else "normal"
@@ -359,7 +365,7 @@ class Service:
                     return Reply(t(lang, "err.not_seated"), alert=True)
                 if len(seats) >= game.info.max_players:
                     return Reply(t(lang, "err.table_full"), alert=True)
-                await self.store.add_seat(match.id, bot_level=level)
+                await self._seat_write(self.store.add_seat, match.id, bot_level=level)
                 reply = Reply(t(lang, "lobby.bot_added"))
             elif op == "r":
                 bots = [seat for seat in seats if not seat.is_human]
@@ -367,7 +373,7 @@ class Service:
                     return Reply(t(lang, "err.no_bot"), alert=True)
                 if not mine and player_id != match.creator_id:
                     return Reply(t(lang, "err.not_seated"), alert=True)
-                await self.store.remove_seat(match.id, bots[-1].seat)
+                await self._seat_write(self.store.remove_seat, match.id, bots[-1].seat)
                 reply = Reply(t(lang, "lobby.bot_removed"))
             else:  # "s"
                 return await self._start(match, seats, actor, player_id, lang)
@@ -382,7 +388,7 @@ class Service:
         match = await self.store.cancel_match(match.id)
         self._forget(match.id)
         chat_lang = await self._chat_lang(ChatRef(match.platform, match.chat_id))
-        seats = await self.store.seats(match.id)
+        seats = await self._seats(match.id)
         await self._show(match, "lobby", None, match.chat_id, presenter.lobby(match, seats, chat_lang))
         table_msg = await self.store.get_message(match.platform, "table", match_id=match.id)
         if table_msg is not None:
@@ -409,7 +415,7 @@ class Service:
         except ValueError as error:  # e.g. a variant for another number of players
             return Reply(t(lang, "err.bad_option", reason=str(error)), alert=True)
         deadline = await self._deadline_for(match, state, seats)
-        match = await self.store.start_match(match.id, game.to_json(state), deadline)
+        match = await self._seat_write(self.store.start_match, match.id, game.to_json(state), deadline)
         await self._show(match, "lobby", None, match.chat_id, presenter.lobby(match, seats, chat_lang))
         match = await self._run_bots(match)
         await self._refresh(match, changed_seats=None, new_turn=True)
@@ -423,7 +429,7 @@ class Service:
         for seat in seats:
             if not seat.is_human:
                 continue
-            player = await self.store.get_player(seat.player_id)
+            player = await self._player(seat.player_id)
             if player is None or (player.platform, player.user_id) in self._reachable:
                 continue
             lang = pick_language(player.language)
@@ -436,13 +442,13 @@ class Service:
         return missing
 
     async def _show_lobby(self, match: Match) -> None:
-        seats = await self.store.seats(match.id)
+        seats = await self._seats(match.id)
         lang = await self._chat_lang(ChatRef(match.platform, match.chat_id))
         await self._show(match, "lobby", None, match.chat_id, presenter.lobby(match, seats, lang))
 
     # ================================================================================================ play
     async def _seat_of(self, match: Match, player_id: int) -> Seat | None:
-        for seat in await self.store.seats(match.id):
+        for seat in await self._seats(match.id):
             if seat.player_id == player_id:
                 return seat
         return None
@@ -480,7 +486,7 @@ class Service:
             except StaleVersion:
                 return Reply(t(lang, "err.stale"), alert=True)
             if seat.timeouts_in_a_row:
-                await self.store.set_seat_flags(match.id, seat.seat, timeouts_in_a_row=0)
+                await self._seat_write(self.store.set_seat_flags, match.id, seat.seat, timeouts_in_a_row=0)
             self._keep_pick_after_move(match, seat.seat)
             match = await self._run_bots(match)
             await self._refresh(match, changed_seats={seat.seat}, new_turn=True)
@@ -517,7 +523,7 @@ class Service:
     async def _commit(self, match: Match, seat: int, actor: str, move: str, state: dict[str, Any],
                       new_state: dict[str, Any]) -> Match:
         game = engine.get(match.game)
-        seats = await self.store.seats(match.id)
+        seats = await self._seats(match.id)
         result = game.result(new_state)
         deadline = None if result["over"] else await self._deadline_for(match, new_state, seats)
         match = await self.store.apply_move(match.id, match.version, seat, actor, move, game.to_json(new_state),
@@ -538,7 +544,7 @@ class Service:
             # A bot seat never waits; but a window the rules time (a Tunj claim) still needs its deadline.
             if ui_for(match.game).forced_timeout_move(engine.get(match.game).view(state, None)) is None:
                 return None
-        chat = await self.store.get_chat(match.platform, match.chat_id)
+        chat = await self._chat(match.platform, match.chat_id)
         game = engine.get(match.game)
         seconds = ui_for(match.game).timer_seconds(game.view(state, None), match.options, chat.turn_timer)
         return self.clock() + seconds if seconds else None
@@ -553,7 +559,7 @@ class Service:
             seat_index = game.to_move(state)
             if seat_index is None:
                 return match
-            seats = await self.store.seats(match.id)
+            seats = await self._seats(match.id)
             seat = seats[seat_index]
             if seat.is_human and not seat.away:
                 return match
@@ -578,7 +584,7 @@ class Service:
             seat_index = game.to_move(state)
             if seat_index is None:
                 return 0
-            seats = await self.store.seats(match.id)
+            seats = await self._seats(match.id)
             seat = seats[seat_index]
             self._keep_pick_after_move(match, seat_index)
             forced = ui_for(match.game).forced_timeout_move(game.view(state, None))
@@ -595,14 +601,15 @@ class Service:
                 return 1
             timeouts = seat.timeouts_in_a_row + 1
             away = timeouts >= AWAY_AFTER_TIMEOUTS
-            await self.store.set_seat_flags(match.id, seat_index, timeouts_in_a_row=timeouts, away=away or seat.away)
+            await self._seat_write(self.store.set_seat_flags, match.id, seat_index, timeouts_in_a_row=timeouts,
+                                   away=away or seat.away)
             if seat.is_human:
                 await self._notify_player(match, seat, "timer.played" if not away else "timer.away",
                                           move=move)
             if away and match.status == "active":
                 # The absent player's seat is now bot-played: its next turns should not wait for a timer.
                 new_deadline = await self._deadline_for(match, game.from_json(match.snapshot),
-                                                        await self.store.seats(match.id))
+                                                        await self._seats(match.id))
                 match = await self.store.set_deadline(match.id, new_deadline)
             match = await self._run_bots(match)
             await self._refresh(match, changed_seats={seat_index}, new_turn=True)
@@ -616,10 +623,10 @@ class Service:
                 return Reply(t(lang, "err.not_your_seat"), alert=True)
             if not seat.away:
                 return Reply(t(lang, "back.not_away"))
-            await self.store.set_seat_flags(match.id, seat.seat, timeouts_in_a_row=0, away=False)
+            await self._seat_write(self.store.set_seat_flags, match.id, seat.seat, timeouts_in_a_row=0, away=False)
             if match.status == "active":
                 game = engine.get(match.game)
-                seats = await self.store.seats(match.id)
+                seats = await self._seats(match.id)
                 match = await self.store.set_deadline(match.id, await self._deadline_for(
                     match, game.from_json(match.snapshot), seats))
                 await self._refresh(match, changed_seats={seat.seat}, new_turn=False)
@@ -627,7 +634,7 @@ class Service:
 
     async def _notify_player(self, match: Match, seat: Seat, key: str, **values: Any) -> None:
         transport = self.transports[match.platform]
-        player = await self.store.get_player(seat.player_id) if seat.player_id else None
+        player = await self._player(seat.player_id) if seat.player_id else None
         if player is None:
             return
         lang = await self._player_lang(match, seat)
@@ -649,7 +656,7 @@ class Service:
         rings), an edit for every other human whose rack changed."""
         game = engine.get(match.game)
         state = game.from_json(match.snapshot)
-        seats = await self.store.seats(match.id)
+        seats = await self._seats(match.id)
         transport = self.transports[match.platform]
         chat_lang = await self._chat_lang(ChatRef(match.platform, match.chat_id))
         recent = self._recent.pop(match.id, [])
@@ -700,7 +707,7 @@ class Service:
             await self.store.delete_message(old.id)
         if turn is None or not seats[turn].is_human or seats[turn].away:
             return
-        player = await self.store.get_player(seats[turn].player_id)
+        player = await self._player(seats[turn].player_id)
         if player is None:
             return
         text = t(lang, "notice.turn", user=t(lang, "mention", user=player.user_id))
@@ -710,14 +717,14 @@ class Service:
 
     async def _player_lang(self, match: Match, seat: Seat) -> str:
         """The language of a seat's private messages: the player's choice, else the chat's."""
-        player = await self.store.get_player(seat.player_id) if seat.player_id else None
+        player = await self._player(seat.player_id) if seat.player_id else None
         chat_lang = await self._chat_lang(ChatRef(match.platform, match.chat_id))
         if player is None:
             return chat_lang
         return pick_language(player.language, player.client_language, chat_lang)
 
     async def _rack_message(self, match: Match, state: dict[str, Any], seat: Seat) -> OutMessage:
-        seats = await self.store.seats(match.id)
+        seats = await self._seats(match.id)
         lang = await self._player_lang(match, seat)
         pick = self._picks.get((match.id, seat.seat))
         return await self._render(presenter.rack, match, state, seat, seats, lang, pick,
@@ -729,7 +736,7 @@ class Service:
         return await asyncio.get_running_loop().run_in_executor(self._render_pool, functools.partial(build, *args))
 
     async def _show_rack(self, match: Match, seat: Seat, message: OutMessage, new: bool) -> None:
-        player = await self.store.get_player(seat.player_id) if seat.player_id else None
+        player = await self._player(seat.player_id) if seat.player_id else None
         if player is None:
             return
         try:
@@ -747,7 +754,7 @@ class Service:
         message = await self._rack_message(match, game.from_json(match.snapshot), seat)
         if self.transports[match.platform].push_private:
             try:
-                await self._show(match, "rack", seat.seat, (await self.store.get_player(player_id)).user_id,
+                await self._show(match, "rack", seat.seat, (await self._player(player_id)).user_id,
                                  message, new=True)
             except Unreachable:
                 link = self.transports[match.platform].deep_link(f"m{match.id}")
@@ -758,7 +765,7 @@ class Service:
     async def _score_reply(self, match: Match, lang: str) -> Reply:
         if match.snapshot is None:
             return Reply(t(lang, "err.no_game"), alert=True)
-        seats = await self.store.seats(match.id)
+        seats = await self._seats(match.id)
         state = engine.get(match.game).from_json(match.snapshot)
         return Reply(presenter.scores(match, state, seats, lang), alert=True)
 
@@ -779,9 +786,69 @@ class Service:
     async def _send(self, platform: str, chat_id: str, message: OutMessage) -> str:
         return await self.transports[platform].send(chat_id, message)
 
+    # ================================================================================================ caches
+    # The service is the only writer of seats, chats and players, so it keeps them in memory and drops an entry
+    # whenever it writes one: a button press then costs a few database round trips instead of dozens.
+    def _fresh_seats(self) -> None:
+        """Each update starts from the database's seats (another tool may have changed them); within one update
+        the cache saves the repeated reads."""
+        self._seat_cache.clear()
+
+    async def _seats(self, match_id: int) -> list[Seat]:
+        seats = self._seat_cache.get(match_id)
+        if seats is None:
+            seats = self._seat_cache[match_id] = await self.store.seats(match_id)
+        return seats
+
+    async def _seat_write(self, write: Callable[..., Any], match_id: int, *args: Any, **kwargs: Any) -> Any:
+        self._seat_cache.pop(match_id, None)
+        try:
+            return await write(match_id, *args, **kwargs)
+        finally:
+            self._seat_cache.pop(match_id, None)
+
+    async def _chat(self, platform: str, chat_id: str) -> Chat:
+        key = (platform, str(chat_id))
+        chat = self._chat_cache.get(key)
+        if chat is None:
+            chat = self._chat_cache[key] = await self.store.get_chat(platform, chat_id)
+        return chat
+
+    async def _chat_write(self, write: Callable[..., Any], platform: str, chat_id: str, *args: Any) -> Chat:
+        self._chat_cache.pop((platform, str(chat_id)), None)
+        chat = await write(platform, chat_id, *args)
+        self._chat_cache[(platform, str(chat_id))] = chat
+        return chat
+
+    async def _player(self, player_id: int) -> Player | None:
+        player = self._player_cache.get(player_id)
+        if player is None:
+            player = await self.store.get_player(player_id)
+            if player is not None:
+                self._player_cache[player_id] = player
+        return player
+
+    async def _actor_player(self, actor: Actor) -> Player:
+        """The acting user's player row, written only when something about them changed."""
+        key = (actor.platform, str(actor.user_id))
+        known = self._players_by_account.get(key)
+        language = normalize(actor.language)
+        if known is not None and known.display_name == actor.name and (language in (None, known.client_language)) \
+                and (actor.username in (None, known.username)):
+            return self._player_cache.get(known.id, known)
+        player = await self._player_write(self.store.upsert_player, actor.platform, actor.user_id, actor.name,
+                                          client_language=language, username=actor.username)
+        self._players_by_account[key] = player
+        return player
+
+    async def _player_write(self, write: Callable[..., Any], *args: Any, **kwargs: Any) -> Player:
+        player = await write(*args, **kwargs)
+        self._player_cache[player.id] = player
+        return player
+
     # ================================================================================================ helpers
     async def _chat_lang(self, chat: ChatRef) -> str:
-        record = await self.store.get_chat(chat.platform, chat.chat_id)
+        record = await self._chat(chat.platform, chat.chat_id)
         return pick_language(record.language)
 
     async def _lang_for(self, actor: Actor, chat: ChatRef, player_language: str | None) -> str:
