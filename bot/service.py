@@ -276,7 +276,9 @@ class Service:
 
     async def _cmd_score(self, actor: Actor, chat: ChatRef, player_id: int, lang: str, args: list[str]) -> Reply:
         match = await self._chat_match(chat, player_id)
-        if match is None or match.status != "active":
+        if (match is None or match.status != "active") and not chat.private:
+            match = await self.store.latest_match(chat.platform, chat.chat_id)  # the final score of the last one
+        if match is None or match.snapshot is None:
             return Reply(t(lang, "err.no_game"))
         return await self._score_reply(match, lang)
 

@@ -60,6 +60,15 @@ class MatchOps(StatsOps):
             row = await self._open_row(db, platform, str(chat_id))
         return None if row is None else Match.from_row(row)
 
+    async def latest_match(self, platform: str, chat_id: str | int) -> Match | None:
+        """The chat's most recent table of any status (for `/score` once a match has ended)."""
+        async with self.transaction(write=False) as db:
+            row = await self._one(
+                db, "SELECT * FROM matches WHERE platform = ? AND chat_id = ? ORDER BY id DESC LIMIT 1",
+                (platform, str(chat_id)),
+            )
+        return None if row is None else Match.from_row(row)
+
     async def active_matches(self, platform: str | None = None) -> list[Match]:
         """Every match in play (optionally on one platform), oldest first: what to resume timers for on start-up."""
         async with self.transaction(write=False) as db:

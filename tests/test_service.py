@@ -251,3 +251,16 @@ async def test_commands_help_rules_lang_and_unknown(setup):
     assert "لا أعرف" in (await service.command(ALI, GROUP, "frobnicate", [])).text
     assert (await service.command(ALI, GROUP, "new", ["chess"])).alert
     assert (await service.command(ALI, GROUP, "new", ["kenza", "target=7"])).alert
+
+
+async def test_score_after_the_match_shows_the_final_scores(setup):
+    service, transport, store, _ = setup
+    match, _ = await open_table(service, options=("target=101",))
+    for _ in range(500):
+        match = await store.get_match(match.id)
+        if match.status != "active":
+            break
+        await play_first_button(service, transport, ALI, match.id)
+    reply = await service.command(MONA, GROUP, "score", [])
+    assert match.status == "finished" and "Total" in reply.text
+    assert all(str(points) in reply.text for points in match.result["scores"]), reply.text
