@@ -1,10 +1,12 @@
-"""Render speed and size for the Kenza pictures: K racks and K tables from varied synthetic views.
+"""Render speed and size of the pictures: K racks and K tables per game.
 
-    .venv/bin/python bench/render.py [K] [--lang ar|en] [--no-raqm]
+    .venv/bin/python bench/render.py [K] [--game kenza|canasta|tunj|all] [--lang ar|en] [--no-raqm]
 
-Views are synthetic (random hands, table sizes, scores, last moves, players 2-4, some finished matches) so the
-figures do not depend on the engine; the face caches are warm after the first few images, as in a running bot.
-Prints median and p95 milliseconds per rack and per table, and mean PNG bytes per image.
+Kenza views are synthetic (random hands, table sizes, scores, last moves, 2-4 players, some finished matches) so
+the figures do not depend on the engine; Canasta and Tunj views come from seeded bot play (melds, canastas, red 3s
+and long hands after a take; growing houses, filling foundations, open claims). The views are made before timing
+starts; the face caches warm up over the first images, as in a running bot. Prints median and p95 milliseconds per
+rack and per table, and mean PNG bytes per image. Goal: <= 15 ms median each.
 """
 
 from __future__ import annotations
@@ -19,10 +21,14 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+import engine  # noqa: E402
 import renderers  # noqa: E402
+from engine.bots import decide  # noqa: E402
 from renderers.cards_spanish import CODES  # noqa: E402
 
 NAMES = ["أحمد", "Sarah", "محمد بن عبد الله", "ليلى", "Omar", "فاطمة الزهراء", "Yusuf", "نور"]
+# One picture pair to time: (rack view, table view, seat names, selected rack positions).
+Case = tuple[dict[str, Any], dict[str, Any], list[str], tuple[int, ...]]
 
 
 def synthetic_view(rng: random.Random) -> dict[str, Any]:
@@ -55,17 +61,77 @@ def synthetic_view(rng: random.Random) -> dict[str, Any]:
     }
 
 
-def measure(k: int, lang: str, raqm: bool | None, seed: int = 1) -> None:
+def kenza_cases(k: int, seed: int = 1) -> list[Case]:
     rng = random.Random(seed)
-    rack_ms, table_ms, sizes = [], [], []
+    cases: list[Case] = []
     for _ in range(k):
         view = synthetic_view(rng)
         names = rng.sample(NAMES, view["players"])
         selected = tuple(i for i in range(len(view["hand"])) if rng.random() < 0.3)
+        cases.append((view, dict(view, seat=None, hand=None), names, selected))
+    return cases
+
+
+def sample_views(k: int, seed: int = 1) -> list[tuple[dict[str, Any], dict[str, Any], list[str]]]:
+    """(seat view, public view, names) pairs from bot play, every 7th state of alternating duo/classic4 matches."""
+    game = engine.get("canasta")
+    rng = random.Random(seed)
+    out: list[tuple[dict[str, Any], dict[str, Any], list[str]]] = []
+    match = 0
+    while len(out) < k:
+        players = 2 if match % 2 == 0 else 4
+        state = game.new(players, {"variant": "duo" if players == 2 else "classic4"}, seed=rng.getrandbits(32))
+        match += 1
+        step = 0
+        while game.to_move(state) is not None and len(out) < k:
+            seat = game.to_move(state)
+            if step % 7 == 0:
+                out.append((game.view(state, seat), game.view(state, None), NAMES[:players]))
+            state = game.apply(state, seat, decide("canasta", state, seat, "normal", random.Random(step)))
+            step += 1
+    return out
+
+
+def canasta_cases(k: int) -> list[Case]:
+    rng = random.Random(2)
+    return [(view, public, names, tuple(i for i in range(len(view["hand"])) if rng.random() < 0.2))
+            for view, public, names in sample_views(k)]
+
+
+def game_views(count: int, seed: int = 1) -> list[tuple[dict[str, Any], dict[str, Any]]]:
+    """(public view, view of the seat to move) pairs, `count` of them, spread over whole bot games."""
+    game = engine.get("tunj")
+    every: list[tuple[dict[str, Any], dict[str, Any]]] = []
+    number = 0
+    while len(every) < 4 * count:
+        state = game.new(2, {}, seed=seed + number)
+        chooser = random.Random(number)
+        while not game.result(state)["over"] and len(every) < 4 * (count + 1):
+            seat = game.to_move(state)
+            level = "random" if seat == number % 2 else "normal"
+            state = game.apply(state, seat, decide("tunj", state, seat, level, chooser))
+            mover = game.to_move(state)
+            every.append((game.view(state, None), game.view(state, mover if mover is not None else 0)))
+        number += 1
+    return every[:: max(1, len(every) // count)][:count]
+
+
+def tunj_cases(k: int) -> list[Case]:
+    picks = [(), (0,), (3,), (4, 102)]
+    return [(own, public, NAMES[:2], picks[index % len(picks)]) for index, (public, own) in enumerate(game_views(k))]
+
+
+CASES = {"kenza": kenza_cases, "canasta": canasta_cases, "tunj": tunj_cases}
+
+
+def measure(game_id: str, k: int, lang: str, raqm: bool | None) -> None:
+    cases = CASES[game_id](k)
+    rack_ms, table_ms, sizes = [], [], []
+    for own, public, names, selected in cases:
         t0 = time.perf_counter()
-        rack = renderers.render_rack("kenza", view, lang, names, selected, raqm=raqm)
+        rack = renderers.render_rack(game_id, own, lang, names, selected, raqm=raqm)
         t1 = time.perf_counter()
-        table = renderers.render_table("kenza", dict(view, seat=None, hand=None), lang, names, raqm=raqm)
+        table = renderers.render_table(game_id, public, lang, names, raqm=raqm)
         t2 = time.perf_counter()
         rack_ms.append((t1 - t0) * 1000)
         table_ms.append((t2 - t1) * 1000)
@@ -74,7 +140,7 @@ def measure(k: int, lang: str, raqm: bool | None, seed: int = 1) -> None:
     def p95(xs: list[float]) -> float:
         return sorted(xs)[max(0, round(0.95 * len(xs)) - 1)]
 
-    print(f"kenza render, K={k}, lang={lang}, raqm={'auto' if raqm is None else raqm}")
+    print(f"{game_id} render, K={len(cases)}, lang={lang}, raqm={'auto' if raqm is None else raqm}")
     print(f"  rack : median {statistics.median(rack_ms):6.2f} ms  p95 {p95(rack_ms):6.2f} ms")
     print(f"  table: median {statistics.median(table_ms):6.2f} ms  p95 {p95(table_ms):6.2f} ms")
     print(f"  mean PNG bytes per image: {statistics.mean(sizes):,.0f}")
@@ -83,10 +149,12 @@ def measure(k: int, lang: str, raqm: bool | None, seed: int = 1) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("k", nargs="?", type=int, default=200)
+    parser.add_argument("--game", choices=[*CASES, "all"], default="all")
     parser.add_argument("--lang", default="ar")
     parser.add_argument("--no-raqm", action="store_true", help="force the arabic-reshaper + python-bidi path")
     args = parser.parse_args()
-    measure(args.k, args.lang, False if args.no_raqm else None)
+    for game_id in CASES if args.game == "all" else [args.game]:
+        measure(game_id, args.k, args.lang, False if args.no_raqm else None)
 
 
 if __name__ == "__main__":
