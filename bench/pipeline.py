@@ -1,21 +1,32 @@
-"""End-to-end speed of one process: N concurrent human-vs-bot Kenza matches through the platform adapter, the
-service, SQLite storage (a temporary file) and the real renderer, with the platform's API recorded, not sent.
+"""End-to-end speed of one process: N concurrent matches, each one simulated human against one normal bot,
+through the platform adapter, the service, SQLite storage (a temporary file), the real renderer and the
+production turn-timer loop, with the platform's API recorded, not sent.
 
-    .venv/bin/python bench/pipeline.py [--matches 50] [--moves 20] [--platform telegram|discord] [--tracemalloc]
+    .venv/bin/python bench/pipeline.py [--game kenza|canasta|tunj] [--matches 50] [--moves 20]
+                                       [--think SECONDS] [--platform telegram|discord] [--tracemalloc]
 
-The human side of every match presses the first move button of its rack, read from the recorded API calls (a
-two-step "pick" is followed by the first choice); the bot answers inside the same update, as in production.
-Prints per-press latency (press -> the press is answered, i.e. after commit, bot reply, renders and every edit),
-API calls per human move, moves per second and peak memory. Goals: p50 <= 40 ms, <= 3 API calls per move.
+Tables (bench/pipeline_games.py): Kenza for 2; Canasta `duo` (variant=duo target=2500); Tunj for 2. Kenza's human
+presses the first move button of its rack, read from the recorded API calls (a two-step "pick" is followed by
+the first choice). Canasta's and Tunj's human has its move chosen on the bench side by the engine's normal bot
+from its seat's view and TYPED (`/m <move>` in the private chat on Telegram, the `m` slash command on Discord):
+the same pipeline, only the input is a command. The bot answers inside the same update, as in production.
 
-A platform plugs in as a `PlatformDriver`: `telegram_driver` is the real python-telegram-bot Application on
-tests/tg_harness.py's recording request; `discord_driver` is where the Discord adapter's author adds theirs.
+`--think 0` (the default) is a saturated process: every simulated player moves again the moment it is answered,
+which shows capacity. `--think T` makes each player wait a random time uniform in [0, 2T] before every move, like
+people; then the offered load is about N/T human moves per second and the latency is measured under it.
+
+Prints per-move latency (input -> answered, i.e. after commit, bot reply, renders and every API call), API calls
+per human move, moves per second and peak memory. Goals: p50 <= 40 ms, <= 3 API calls per move.
+
+A platform plugs in as a `PlatformDriver`: `TelegramDriver` is the real python-telegram-bot Application on
+tests/tg_harness.py's recording request; bench/pipeline_discord.py is discord.py on tests/dc_harness.py's fake.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import random
 import resource
 import statistics
@@ -23,24 +34,35 @@ import sys
 import tempfile
 import time
 import tracemalloc
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.pipeline_games import TABLES, Table, TypedHuman, moved  # noqa: E402
 from bot.service import Service  # noqa: E402
 from storage import Store  # noqa: E402
 
 
 @dataclass
 class Sample:
-    latency_ms: list[float] = field(default_factory=list)  # every press that played a move
+    latency_ms: list[float] = field(default_factory=list)  # every input that played a move
     pick_ms: list[float] = field(default_factory=list)  # first steps of two-step moves
     move_calls: list[int] = field(default_factory=list)  # API calls per human move, pick step included
-    one_step_calls: list[int] = field(default_factory=list)  # the same, for moves made with a single press
+    one_step_calls: list[int] = field(default_factory=list)  # the same, for moves made with a single input
     moves: int = 0
-    all_moves: int = 0  # human and bot moves committed during the timed part
+    rejected: int = 0  # typed moves the service refused (the position moved under them, e.g. a timer fired)
+    all_moves: int = 0  # human, bot and timer moves committed during the timed part
+
+    def record(self, elapsed: float, made: int, pick_calls: int = 0) -> None:
+        """One human move that went through: its last input's latency and every call its inputs made."""
+        self.latency_ms.append(elapsed)
+        self.move_calls.append(pick_calls + made)
+        if not pick_calls:
+            self.one_step_calls.append(made)
+        self.moves += 1
 
 
 class PlatformDriver(Protocol):
@@ -51,11 +73,11 @@ class PlatformDriver(Protocol):
     async def start(self, service: Service) -> None: ...
 
     async def open_match(self, index: int) -> int:
-        """Open a human-vs-bot Kenza table number `index` in its own chat, start it; return the match id."""
+        """Open the human-vs-bot table number `index` in its own chat, start it; return the match id."""
         ...
 
     async def human_move(self, index: int, match_id: int, sample: Sample) -> bool:
-        """Press the human's first move button (and the first choice after a pick); False when the match is over."""
+        """Make the human's next move (pressed or typed, per the table); False when the match is over."""
         ...
 
     async def stop(self) -> None: ...
@@ -64,11 +86,13 @@ class PlatformDriver(Protocol):
 class TelegramDriver:
     name = "telegram"
 
-    def __init__(self) -> None:
+    def __init__(self, table: Table) -> None:
         from tests.tg_harness import FakeTelegram
 
+        self.table = table
+        self.typed = TypedHuman(table.game) if table.typed else None
         self.server = FakeTelegram()
-        self.adapter = None
+        self.adapter: Any = None
 
     def _chat(self, index: int) -> int:
         return -1_000_000_000 - index
@@ -84,36 +108,60 @@ class TelegramDriver:
         self.adapter = TelegramAdapter.for_tests(service, make_settings(), request)
         await self.adapter.start(receive=False)  # updates are handed in directly, as a webhook would
 
-    async def _press(self, index: int, chat_id: int, message_id: int, data: str) -> tuple[float, int]:
-        bot = self.adapter.application.bot
-        update = self.server.press(bot, self._user(index), chat_id, message_id, data)
+    async def _process(self, index: int, update: Any) -> tuple[float, int]:
+        """Hand one update to the application; (milliseconds until it is done, API calls it made)."""
         before = len(self.server.calls)
         started = time.perf_counter()
         await self.adapter.process(update)
         elapsed = (time.perf_counter() - started) * 1000
-        # Other matches run meanwhile: count only this table's chats and this press's own answer.
-        mine = {str(chat_id), str(self._chat(index)), str(self._user(index)["id"])}
+        # Other matches run meanwhile: count only this table's chats and this update's own callback answer.
+        mine = {str(self._chat(index)), str(self._user(index)["id"])}
+        query = update.callback_query.id if update.callback_query else None
         made = sum(1 for call in self.server.calls[before:] if call.chat_id in mine
-                   or call.params.get("callback_query_id") == update.callback_query.id)
+                   or (query is not None and call.params.get("callback_query_id") == query))
         return elapsed, made
+
+    async def _press(self, index: int, chat_id: int, message_id: int, data: str) -> tuple[float, int]:
+        bot = self.adapter.application.bot
+        return await self._process(index, self.server.press(bot, self._user(index), chat_id, message_id, data))
 
     async def open_match(self, index: int) -> int:
         from tests.tg_harness import first_data
 
         bot = self.adapter.application.bot
         chat, who = self._chat(index), self._user(index)
-        await self.adapter.process(self.server.command(bot, who, chat, "/new kenza"))
-        for prefix in ("b:", "s:"):
+        new = "/new " + " ".join(self.table.new_words())
+        await self.adapter.process(self.server.command(bot, who, chat, new))
+        for prefix in ("b:", "s:"):  # the first "add a bot" button adds a normal one
             for call in reversed(self.server.calls_to(chat)):
                 data = first_data((call.markup or {}).get("inline_keyboard", []), prefix)
                 if data:
                     await self._press(index, chat, int(call.params.get("message_id") or call.sent_id), data)
                     break
         match = await self.adapter.service.store.lobby_or_active_match("telegram", str(chat))
-        assert match is not None and match.status == "active", "the bench table did not start"
+        assert match is not None and match.status == "active", f"the bench table did not start: {new}"
         return match.id
 
     async def human_move(self, index: int, match_id: int, sample: Sample) -> bool:
+        if self.typed is not None:
+            return await self._typed_move(index, match_id, sample)
+        return await self._pressed_move(index, match_id, sample)
+
+    async def _typed_move(self, index: int, match_id: int, sample: Sample) -> bool:
+        store = self.adapter.service.store
+        decision = await self.typed.decide(store, match_id)
+        if decision is None:
+            return False
+        who = self._user(index)
+        update = self.server.command(self.adapter.application.bot, who, who["id"], "/m " + decision.move)
+        elapsed, made = await self._process(index, update)
+        if not moved(decision, await store.get_match(match_id)):
+            sample.rejected += 1
+            return True
+        sample.record(elapsed, made)
+        return True
+
+    async def _pressed_move(self, index: int, match_id: int, sample: Sample) -> bool:
         from tests.tg_harness import first_data
 
         match = await self.adapter.service.store.get_match(match_id)
@@ -132,39 +180,46 @@ class TelegramDriver:
             message_id, keyboard = self.server.rack(user_id)
             data = first_data(keyboard, "m:")
         elapsed, made = await self._press(index, user_id, message_id, data)
-        sample.latency_ms.append(elapsed)
-        sample.move_calls.append(calls + made)
-        if not calls:
-            sample.one_step_calls.append(made)
-        sample.moves += 1
+        sample.record(elapsed, made, calls)
         return True
 
     async def stop(self) -> None:
         await self.adapter.stop()
 
 
-def discord_driver() -> PlatformDriver:
+def discord_driver(table: Table) -> PlatformDriver:
     """The discord.py client and DiscordAdapter on tests/dc_harness.py's fake Discord (bench/pipeline_discord.py)."""
     from bench.pipeline_discord import DiscordDriver
 
-    return DiscordDriver()
+    return DiscordDriver(table)
 
 
-DRIVERS = {"telegram": TelegramDriver, "discord": discord_driver}
+DRIVERS: dict[str, Callable[[Table], PlatformDriver]] = {"telegram": TelegramDriver, "discord": discord_driver}
 
 
-async def run(matches: int, moves: int, platform: str) -> tuple[Sample, float]:
+@dataclass
+class Run:
+    sample: Sample
+    wall: float
+    choose_seconds: float  # bench-side choosing of typed moves, on the same event loop
+
+
+async def run(matches: int, moves: int, platform: str, table: Table, think: float) -> Run:
     with tempfile.TemporaryDirectory() as folder:
         store = await Store.open(str(Path(folder) / "bench.sqlite"))
         service = Service(store, seed_source=random.Random(2024))
-        driver = DRIVERS[platform]()
+        driver = DRIVERS[platform](table)
         await driver.start(service)
+        timers = asyncio.create_task(service.run_timers(), name="bench-timers")  # as bot/runner.py does
         try:
             ids = [await driver.open_match(index) for index in range(matches)]
             sample = Sample()
 
             async def play(index: int, match_id: int) -> None:
+                thinking = random.Random(f"think:{index}")
                 for _ in range(moves):
+                    if think:
+                        await asyncio.sleep(thinking.uniform(0, 2 * think))
                     if not await driver.human_move(index, match_id, sample):
                         return
 
@@ -175,9 +230,13 @@ async def run(matches: int, moves: int, platform: str) -> tuple[Sample, float]:
             after = [(await store.get_match(match_id)).version for match_id in ids]
             sample.all_moves = sum(after) - sum(versions)
         finally:
+            timers.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await timers
             await driver.stop()
             await store.close()
-    return sample, wall
+    typed = getattr(driver, "typed", None)
+    return Run(sample, wall, typed.choose_seconds if typed is not None else 0.0)
 
 
 def percentile(values: list[float], fraction: float) -> float:
@@ -185,36 +244,64 @@ def percentile(values: list[float], fraction: float) -> float:
     return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--matches", "-n", type=int, default=50)
-    parser.add_argument("--moves", type=int, default=20, help="human moves per match at most")
-    parser.add_argument("--platform", choices=sorted(DRIVERS), default="telegram")
-    parser.add_argument("--tracemalloc", action="store_true", help="peak Python heap (slower) instead of max RSS")
-    args = parser.parse_args()
-    if args.tracemalloc:
-        tracemalloc.start()
-    sample, wall = asyncio.run(run(args.matches, args.moves, args.platform))
-    print(f"{args.platform}: {args.matches} concurrent human-vs-bot Kenza matches, {sample.moves} human moves")
+def report(args: argparse.Namespace, table: Table, result: Run) -> None:
+    sample, wall = result.sample, result.wall
+    print(f"{args.platform} · {table.label}: {args.matches} concurrent matches, each one simulated human vs one "
+          f"normal bot; {sample.moves} human moves")
+    print(f"  input: {table.input}")
+    if args.think:
+        print(f"  load: each player thinks U[0, {2 * args.think:g}] s before every move -> offered about "
+              f"{args.matches / args.think:.1f} human moves/s (N / think)")
+    else:
+        print("  load: saturated (each player moves again the moment it is answered): capacity")
     if not sample.moves:
         return
     lat = sample.latency_ms
-    print(f"  per move press -> answered: p50 {statistics.median(lat):.1f} ms  p99 {percentile(lat, 0.99):.1f} ms"
-          f"  (mean {statistics.fmean(lat):.1f})")
+    print(f"  per move input -> answered: p50 {statistics.median(lat):.1f} ms  p99 {percentile(lat, 0.99):.1f} ms"
+          f"  (mean {statistics.fmean(lat):.1f}, max {max(lat):.1f})")
     if sample.pick_ms:
         print(f"  pick step ({len(sample.pick_ms)}x): p50 {statistics.median(sample.pick_ms):.1f} ms")
-    plain = sample.move_calls
-    one = sample.one_step_calls or [0]
-    print(f"  Bot API calls per human move: {statistics.fmean(plain):.2f} (max {max(plain)}); one-press moves "
-          f"{statistics.fmean(one):.2f}, a two-step pick adds an edit and an answer")
+    calls = sample.move_calls
+    line = f"  API calls per human move: {statistics.fmean(calls):.2f} (max {max(calls)})"
+    if sample.pick_ms:
+        one = sample.one_step_calls or [0]
+        line += f"; one-press moves {statistics.fmean(one):.2f}, a two-step pick adds an edit and an answer"
+    print(line)
+    if sample.rejected:
+        print(f"  typed moves refused (the position moved under them): {sample.rejected}")
     print(f"  throughput: {sample.moves / wall:.1f} human moves/s, {sample.all_moves / wall:.1f} moves/s with the "
           f"bot's; wall {wall:.1f} s")
-    note = (f"; with {args.matches} presses in flight, latency is mostly queueing behind the others' renders"
-            if args.matches > 1 else "")
-    print(f"  service time per human move (wall / moves, one event loop): {1000 * wall / sample.moves:.1f} ms{note}")
+    if not args.think:
+        note = (f"; with {args.matches} inputs in flight, latency is mostly queueing behind the others' renders"
+                if args.matches > 1 else "")
+        print(f"  service time per human move (wall / moves, one event loop): {1000 * wall / sample.moves:.1f} ms"
+              f"{note}")
+    if result.choose_seconds:
+        print(f"  bench-side choosing of the typed moves (same event loop, not the service's): "
+              f"{1000 * result.choose_seconds / sample.moves:.1f} ms per move, "
+              f"{100 * result.choose_seconds / wall:.0f}% of wall")
     if args.tracemalloc:
         print(f"  peak Python heap: {tracemalloc.get_traced_memory()[1] / 2**20:.1f} MiB")
     print(f"  peak RSS: {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.1f} MiB")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--game", choices=sorted(TABLES), default="kenza")
+    parser.add_argument("--matches", "-n", type=int, default=50)
+    parser.add_argument("--moves", type=int, default=20, help="human moves per match at most")
+    parser.add_argument("--think", type=float, default=0.0,
+                        help="mean think time in seconds, uniform in [0, 2x] before each move; 0 = saturated")
+    parser.add_argument("--platform", choices=sorted(DRIVERS), default="telegram")
+    parser.add_argument("--tracemalloc", action="store_true", help="peak Python heap (slower) instead of max RSS")
+    args = parser.parse_args()
+    if args.think < 0:
+        parser.error("--think must be >= 0")
+    if args.tracemalloc:
+        tracemalloc.start()
+    table = TABLES[args.game]
+    result = asyncio.run(run(args.matches, args.moves, args.platform, table, args.think))
+    report(args, table, result)
 
 
 if __name__ == "__main__":

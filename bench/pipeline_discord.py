@@ -1,13 +1,16 @@
 """The Discord driver for bench/pipeline.py: the real discord.py client and DiscordAdapter on tests/dc_harness.py's
 fake Discord (interactions fed as gateway payloads, REST and webhook calls answered and recorded, not sent).
 
-    .venv/bin/python bench/pipeline_discord.py [--matches 50] [--moves 20] [--tracemalloc]
+    .venv/bin/python bench/pipeline_discord.py [--game kenza|canasta|tunj] [--matches 50] [--moves 20] ...
 
-(the same as `bench/pipeline.py --platform discord`). Each match has its own channel and its own human. A move
-is what a Discord user does: press a move button in their ephemeral hand; when that ephemeral shows no move
-button for the current turn (the first turn, or after the match moved on), "My hand" on the table first, and
-its calls count toward that move. A press is timed from the gateway payload until the adapter has finished
-with it (the service committed, the bot replied, the pictures were rendered and every call was answered).
+(the same as `bench/pipeline.py --platform discord`). Each match has its own channel and its own human.
+
+A pressed move (Kenza) is what a Discord user does: press a move button in their ephemeral hand; when that
+ephemeral shows no move button for the current turn (the first turn, or after the match moved on), "My hand" on
+the table first, and its calls count toward that move. A typed move (Canasta, Tunj) is the `m` slash command in
+the table's channel, answered in its own ephemeral (deferred, then edited with the hand). An input is timed from
+the gateway payload until the adapter has finished with it (the service committed, the bot replied, the
+pictures were rendered and every call was answered); the interaction responses count as API calls.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.pipeline_games import Table, TypedHuman, moved  # noqa: E402
 from bot.service import Service  # noqa: E402
 from tests.dc_harness import CHANNEL_ID, FakeDiscord, custom_ids, settings, user  # noqa: E402
 
@@ -26,7 +30,9 @@ from tests.dc_harness import CHANNEL_ID, FakeDiscord, custom_ids, settings, user
 class DiscordDriver:
     name = "discord"
 
-    def __init__(self) -> None:
+    def __init__(self, table: Table) -> None:
+        self.table = table
+        self.typed = TypedHuman(table.game) if table.typed else None
         self.fake = FakeDiscord()
         self.adapter: Any = None
         self.racks: dict[int, str] = {}  # match index -> id of the human's latest ephemeral hand
@@ -61,16 +67,35 @@ class DiscordDriver:
 
     async def open_match(self, index: int) -> int:
         who = self._user(index)
-        await self._feed(index, self.fake.command(who, "new", {"game": "kenza"}, channel_id=self._channel(index)))
-        for prefix in ("b:", "s:"):
+        options = {"game": self.table.game, **self.table.options}
+        await self._feed(index, self.fake.command(who, "new", options, channel_id=self._channel(index)))
+        for prefix in ("b:", "s:"):  # the first "add a bot" button adds a normal one
             lobby = self._latest(index, prefix)
             await self._feed(index, self.fake.press(who, lobby["id"], custom_ids(lobby, prefix)[0]))
         store = self.adapter.service.store
         match = await store.lobby_or_active_match("discord", str(self._channel(index)))
-        assert match is not None and match.status == "active", "the bench table did not start"
+        assert match is not None and match.status == "active", f"the bench table did not start: {options}"
         return match.id
 
     async def human_move(self, index: int, match_id: int, sample: Any) -> bool:
+        if self.typed is not None:
+            return await self._typed_move(index, match_id, sample)
+        return await self._pressed_move(index, match_id, sample)
+
+    async def _typed_move(self, index: int, match_id: int, sample: Any) -> bool:
+        store = self.adapter.service.store
+        decision = await self.typed.decide(store, match_id)
+        if decision is None:
+            return False
+        payload = self.fake.command(self._user(index), "m", {"move": decision.move}, channel_id=self._channel(index))
+        elapsed, made = await self._feed(index, payload)
+        if not moved(decision, await store.get_match(match_id)):
+            sample.rejected += 1
+            return True
+        sample.record(elapsed, made)
+        return True
+
+    async def _pressed_move(self, index: int, match_id: int, sample: Any) -> bool:
         match = await self.adapter.service.store.get_match(match_id)
         if match is None or match.status != "active":
             return False
@@ -90,13 +115,8 @@ class DiscordDriver:
             calls += made
             rack = self.fake.messages[rack["id"]]
             code = custom_ids(rack, "m:")[0]
-        two_step = bool(calls)
         elapsed, made = await self._feed(index, self.fake.press(who, rack["id"], code))
-        sample.latency_ms.append(elapsed)
-        sample.move_calls.append(calls + made)
-        if not two_step:
-            sample.one_step_calls.append(made)
-        sample.moves += 1
+        sample.record(elapsed, made, calls)
         return True
 
     async def stop(self) -> None:
@@ -109,7 +129,7 @@ def _moves(rack: dict[str, Any], version: int) -> list[str]:
 
 
 if __name__ == "__main__":
-    import pipeline  # bench/ is on sys.path when this file runs as a script
+    from bench import pipeline
 
     if "--platform" not in sys.argv:
         sys.argv += ["--platform", "discord"]
