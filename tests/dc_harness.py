@@ -492,3 +492,154 @@ async def play_turn(fake: FakeDiscord, adapter: DiscordAdapter, store: Store, ma
             assert rack["content"], "the ephemeral says what was played"
             return
     raise AssertionError("no move after three presses")
+
+
+# ---------------------------------------------------------------------------------------------- whole games
+# Helpers for playing any game through the ephemeral rack only (tests/test_discord_canasta.py, _tunj.py).
+CARD_CODE = re.compile(r"^(?:[2-9TJQKA][SHDC]|X)$")
+
+
+@dataclass(frozen=True)
+class Control:
+    """One thing a user can click in a stored message: a button, or one option of a select menu."""
+
+    label: str
+    custom_id: str
+    value: str | None = None  # the option's value (an action code) for a select menu
+
+    @property
+    def code(self) -> str:
+        """The service action code the click sends."""
+        return self.value if self.value is not None else self.custom_id
+
+
+def controls(message: dict[str, Any]) -> list[Control]:
+    """Every button and select option of a stored message, in display order (link buttons have no id)."""
+    out = []
+    for row in message.get("components") or []:
+        for component in row.get("components", []):
+            if component.get("type") == 2 and component.get("custom_id"):
+                out.append(Control(str(component.get("label", "")), component["custom_id"]))
+            elif component.get("type") == 3:
+                out += [Control(str(option["label"]), component["custom_id"], str(option["value"]))
+                        for option in component.get("options", [])]
+    return out
+
+
+def find_control(message: dict[str, Any], label: str) -> Control | None:
+    """The control labelled exactly `label`, else the first whose label starts with it."""
+    found = controls(message)
+    return next((c for c in found if c.label == label), None) or next(
+        (c for c in found if c.label.startswith(label)), None)
+
+
+def click(fake: FakeDiscord, who: dict[str, Any], message: dict[str, Any], control: Control) -> dict[str, Any]:
+    """The interaction payload of clicking `control` (a select menu choice when it is an option)."""
+    return fake.press(who, message["id"], control.custom_id, value=control.value)
+
+
+def assert_answered(fake: FakeDiscord, payload: dict[str, Any], calls: list[Call]) -> None:
+    """Discord saw exactly one accepted interaction response for `payload`, and a "thinking" ephemeral it opened
+    was then filled in or removed (a user never sees an interaction left loading)."""
+    token = payload["token"]
+    callbacks = [c for c in calls if c.token == token and c.path.endswith("/callback")]
+    assert len(callbacks) == 1 and callbacks[0].status == 200, f"interaction {payload['data']} answered {callbacks}"
+    if int(callbacks[0].payload["type"]) == 5:
+        later = [c for c in calls if c.token == token and c.seq > callbacks[0].seq and c.status == 200]
+        original = fake.original(token)
+        assert later and (original is None or not int(original["flags"]) & LOADING), \
+            f"the thinking ephemeral of {payload['data']} was never answered"
+
+
+def card_codes(data: Any) -> set[str]:
+    """Every card code written anywhere in a JSON value (move strings are split into their words)."""
+    if isinstance(data, str):
+        return {word for word in data.split() if CARD_CODE.match(word)}
+    if isinstance(data, dict):
+        return set().union(*(card_codes(value) for value in data.values())) if data else set()
+    if isinstance(data, list):
+        return set().union(*(card_codes(value) for value in data)) if data else set()
+    return set()
+
+
+class SecretWatch:
+    """Checks each message as Discord stores it, for any game: a channel message names no card that only a hand,
+    the stock or a face-down pile holds (a card code in the full state but not in the public view), and carries
+    no rack picture or move control; an ephemeral names no card hidden from its user's seat. Cards the last few
+    moves named are public (they may name a twin of a hidden card: two decks repeat codes)."""
+
+    def __init__(self, fake: FakeDiscord, store: Store, game_id: str, label: Callable[[str], str],
+                 seats_by_user: dict[str, int]) -> None:
+        self.fake, self.store, self.label = fake, store, label
+        self.game = engine.get(game_id)
+        self.seats_by_user = seats_by_user
+        self.match_id: int | None = None
+        self.channel = 0
+        self.private = 0
+        self.problems: list[str] = []
+
+    async def __call__(self, call: Call) -> None:
+        if self.match_id is None:
+            return
+        match = await self.store.get_match(self.match_id)
+        if match is None or match.snapshot is None:
+            return
+        state = self.game.from_json(match.snapshot)
+        recent = card_codes([record.move for record in (await self.store.moves(self.match_id))[-8:]])
+        if call.ephemeral:
+            seat = self.seats_by_user.get(self.fake.users.get(call.token or "", ""))
+            self.private += 1
+        else:
+            seat = None
+            self.channel += 1
+            if any(f["filename"] == "hand.png" for f in call.files):
+                self.problems.append(f"a rack picture in the channel: {call.path}")
+            moving = [c for c in controls(call.message or {}) if c.code.split(":", 1)[0] in ("m", "p", "k")]
+            if moving:
+                self.problems.append(f"move controls in the channel: {moving[:3]}")
+        secret = card_codes(match.snapshot) - card_codes(self.game.view(state, seat)) - recent
+        shown = "\n".join([call.text, *(c.label for c in controls(call.message or {}))])
+        where = f"seat {seat}" if call.ephemeral else "channel"
+        for card in sorted(secret):
+            if re.search(rf"(?<![0-9]){re.escape(self.label(card))}", shown):
+                self.problems.append(f"{card} ({where}) in {shown!r}")
+
+
+async def open_against_bot(fake: FakeDiscord, adapter: DiscordAdapter, store: Store, who: dict[str, Any],
+                           options: dict[str, str], level: str) -> tuple[int, list[Call]]:
+    """`who` opens a table with /new `options`, adds a bot of `level` and presses Start, all by interactions.
+    Returns the match id and every call made meanwhile."""
+    start = len(fake.calls)
+    payload = fake.command(who, "new", options)
+    assert_answered(fake, payload, await fake.feed(adapter.client, payload))
+    match = await store.lobby_or_active_match("discord", str(CHANNEL_ID))
+    assert match is not None and match.status == "lobby", f"/new {options} opened no lobby"
+    for prefix in ("b:", "s:"):
+        lobby = fake.last_with_button(prefix)
+        code = next(c for c in custom_ids(lobby, prefix) if prefix != "b:" or c.endswith(f":{level}"))
+        payload = fake.press(who, lobby["id"], code)
+        assert_answered(fake, payload, await fake.feed(adapter.client, payload))
+    match = await store.get_match(match.id)
+    assert match.status == "active", "Start did not start the match"
+    return match.id, fake.calls[start:]
+
+
+async def open_hand(fake: FakeDiscord, adapter: DiscordAdapter, who: dict[str, Any]) -> dict[str, Any]:
+    """`who` presses "My hand" on the table message; the ephemeral rack it opened."""
+    table = fake.last_with_button("h:")
+    payload = fake.press(who, table["id"], button_id(table, "h:"))
+    assert_answered(fake, payload, await fake.feed(adapter.client, payload))
+    rack = fake.original(payload["token"])
+    assert rack is not None and int(rack["flags"]) & EPHEMERAL, "My hand did not answer with an ephemeral"
+    assert rack["attachments"] and rack["attachments"][0]["filename"] == "hand.png"
+    return rack
+
+
+async def replays(store: Store, match_id: int) -> bool:
+    """Whether the stored move log, replayed from the match's seed, gives exactly the stored snapshot."""
+    match = await store.get_match(match_id)
+    game = engine.get(match.game)
+    state = game.new(len(await store.seats(match_id)), match.options, seed=match.seed)
+    for record in await store.moves(match_id):
+        state = game.apply(state, record.seat, record.move)
+    return game.to_json(state) == match.snapshot

@@ -1,0 +1,286 @@
+"""Canasta `duo` to 2500 through the real discord.py client: a human against a bot, from the /new slash command
+through the lobby buttons, then played by clicking only the components of the ephemeral rack that "My hand"
+opened — card toggles, meld/add/discard, draw/take — as buttons or, where the keyboard was folded, select menu
+options. Every message Discord stores is checked for hand cards outside their owner's ephemeral.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import Any
+
+import pytest
+
+import engine
+from bot.games.canasta import DIRECT_LIMIT, UI, card_label
+from bot.i18n import t
+from bot.service import Service
+from storage import Store
+from tests.dc_harness import (
+    AMINA,
+    EPHEMERAL,
+    Call,
+    FakeDiscord,
+    SecretWatch,
+    answers,
+    assert_answered,
+    card_codes,
+    click,
+    controls,
+    find_control,
+    open_against_bot,
+    open_hand,
+    replays,
+    start_adapter,
+)
+from tests.test_telegram_canasta import choose
+
+GAME = engine.get("canasta")
+SEED = 2  # deals a first hand in which the hoarding player reaches 32 cards (select menus) and takes the pile
+MAX_MOVES = 2000
+HOARD = 24  # first hand: hold back until the hand has this many cards (its keyboard then needs select menus)
+PILE = 12  # ... and take the pile only once it holds this many
+
+
+@pytest.fixture
+async def store(tmp_path):
+    store = await Store.open(str(tmp_path / "db.sqlite"))
+    yield store
+    await store.close()
+
+
+class Player:
+    """A Discord user who plays only by clicking the components of their one ephemeral rack."""
+
+    def __init__(self, fake: FakeDiscord, adapter: Any, who: dict[str, Any], rack: dict[str, Any]) -> None:
+        self.fake, self.adapter, self.who = fake, adapter, who
+        self.rack_id = rack["id"]
+        self.clicks = self.selects = 0
+
+    @property
+    def rack(self) -> dict[str, Any]:
+        return self.fake.messages[self.rack_id]
+
+    async def press(self, label: str, version: int) -> str:
+        """Click the control labelled `label`; the ephemeral's content afterwards (what the user was told)."""
+        control = find_control(self.rack, label)
+        assert control is not None, f"no {label!r} in {[c.label for c in controls(self.rack)]}"
+        assert control.code.split(":")[2] == str(version), "the rack shows an old version"
+        payload = click(self.fake, self.who, self.rack, control)
+        calls = await self.fake.feed(self.adapter.client, payload)
+        assert_answered(self.fake, payload, calls)
+        assert calls[0].payload["type"] == 6, "a click in the ephemeral is a deferred update"
+        assert not [text for text in answers(calls) if text.startswith("⚠️")], answers(calls)
+        new = [c for c in calls if c.method == "POST" and c.via == "webhook" and not c.path.endswith("/callback")]
+        assert not new, "the rack was answered in a new ephemeral instead of being edited in place"
+        self.clicks += 1
+        self.selects += control.value is not None
+        assert int(self.rack["flags"]) & EPHEMERAL
+        return self.rack["content"]
+
+    async def toggle(self, hand: list[str], cards: list[str], version: int) -> None:
+        """Select `cards` (distinct positions for repeated codes); each click must tick its card."""
+        used: set[int] = set()
+        for card in cards:
+            position = next(p for p, c in enumerate(hand) if c == card and p not in used)
+            used.add(position)
+            label = f"{position + 1}. {card_label(card)}"
+            await self.press(label, version)
+            assert find_control(self.rack, f"✓ {label}") is not None, f"{label} not ticked"
+
+    async def play(self, move: str, view: dict[str, Any], version: int) -> None:
+        words, hand = move.split(), view["hand"]
+        top = view.get("must_use")
+        text = None
+        if words[0] in ("draw", "take", "pass"):
+            label = {"draw": "🂠", "take": "Take the pile", "pass": t("en", "canasta.pass")}[words[0]]
+            text = await self.press(label, version)
+        elif top and find_control(self.rack, UI.button_label(move, "en")) is not None:
+            text = await self.press(UI.button_label(move, "en"), version)
+        elif words[0] == "discard":
+            await self.toggle(hand, [words[1]], version)
+            text = await self.press(f"Discard {card_label(words[1])}", version)
+        elif words[0] == "add":
+            cards = _without(words[1:-2], top)
+            await self.toggle(hand, cards, version)
+            text = await self.press(t("en", "rummy.add", n=words[-1]), version)
+        else:
+            groups = [part.split() for part in move[5:].split(" | ")]
+            if top:  # the taken top card waits beside the hand: the picker adds it to the meld of its rank
+                groups = [_without(group, top) if top in group else group for group in groups]
+            for group in groups[:-1]:
+                await self.toggle(hand, group, version)
+                await self.press(t("en", "rummy.stage"), version)
+            await self.toggle(hand, groups[-1], version)
+            text = await self.press(t("en", "rummy.lay_all", n=len(groups)) if len(groups) > 1 else "Meld ",
+                                    version)
+        assert text.startswith("Played: "), text
+
+
+def hoarding(view: dict[str, Any], legal: list[str]) -> str:
+    """The Telegram test's player, except that in the first hand, until it holds HOARD cards, it lets the pile
+    grow to PILE cards before taking it and lays nothing it need not lay, so its rack outgrows Discord's 25
+    components and must be played through select menus."""
+    if view["round"] == 1 and len(view["hand"]) < HOARD:
+        if view["phase"] == "draw" and "draw" in legal and view.get("pile_size", 0) < PILE:
+            return "draw"
+        lays = [m for m in legal if m.startswith(("meld", "add"))]
+        if view["phase"] == "play" and not view["must_use"] and lays and len(lays) < len(legal):
+            return next(m for m in legal if m.startswith("discard"))
+    if view["must_use"] and len(legal) > DIRECT_LIMIT:
+        # Without direct buttons the picker needs a hand card selected: the top card alone cannot be added (see
+        # test_every_move_after_a_take_has_controls), so play a move that uses one.
+        return next((m for m in legal if len(m.split()) > 4 or m.startswith("meld")), legal[0])
+    return choose(view, legal, [])
+
+
+async def _watch_catches_a_leak(watch: SecretWatch, store: Store, match_id: int, human: int) -> None:
+    """The privacy check can fail: the human's own hand named in a channel message, or in the human's ephemeral
+    a card only the bot holds, is reported."""
+    match = await store.get_match(match_id)
+    state = GAME.from_json(match.snapshot)
+    own, other = state["hands"][human], state["hands"][1 - human]
+    hidden = card_codes(match.snapshot) - card_codes(GAME.view(state, human))
+    channel = Call(-1, "http", "POST", "/channels/1/messages", {"content": " ".join(card_label(c) for c in own)},
+                   message={"flags": 0, "components": []})
+    secret = next(c for c in other if c in hidden)
+    private = Call(-1, "webhook", "PATCH", "/webhooks/1/t/messages/@original", {"content": card_label(secret)},
+                   token=next(iter(watch.fake.users)), message={"flags": EPHEMERAL, "components": []})
+    for probe in (channel, private):
+        before = len(watch.problems)
+        await watch(probe)
+        assert len(watch.problems) > before, f"the watch missed {probe.payload}"
+    watch.problems.clear()
+    watch.channel = watch.private = 0
+
+
+def _without(cards: list[str], card: str | None) -> list[str]:
+    """`cards` less one copy of `card`."""
+    out = list(cards)
+    if card in out:
+        out.remove(card)
+    return out
+
+
+async def test_duo_match_to_2500_against_a_bot_by_ephemeral_components(store):
+    started = time.perf_counter()
+    fake = FakeDiscord()
+    watch = SecretWatch(fake, store, "canasta", card_label, {})
+    fake.watch = watch
+    adapter = await start_adapter(store, fake, service=Service(store, seed_source=random.Random(SEED)))
+    try:
+        match_id, _ = await open_against_bot(fake, adapter, store, AMINA,
+                                             {"game": "canasta", "variant": "duo", "target": "2500"}, "normal")
+        match = await store.get_match(match_id)
+        assert match.options == {"variant": "duo", "target": 2500}
+        seats = await store.seats(match_id)
+        human = next(s.seat for s in seats if s.is_human)
+        assert [s.is_human for s in seats].count(True) == 1
+        watch.seats_by_user = {AMINA["id"]: human}
+        watch.match_id = match_id
+        table_id = fake.last_with_button("h:")["id"]
+
+        player = Player(fake, adapter, AMINA, await open_hand(fake, adapter, AMINA))
+        await _watch_catches_a_leak(watch, store, match_id, human)
+        moves = 0
+        for moves in range(MAX_MOVES):  # noqa: B007 (moves is reported below)
+            match = await store.get_match(match_id)
+            if match.status != "active":
+                break
+            state = GAME.from_json(match.snapshot)
+            assert GAME.to_move(state) == human, "the bot plays its turns at once"
+            view, legal = GAME.view(state, human), GAME.legal_moves(state, human)
+            move = hoarding(view, legal)
+            await player.play(move, view, match.version)
+            record = (await store.moves(match_id))[match.version]
+            assert (record.seat, record.actor, record.move) == (human, "human", move)
+        elapsed = time.perf_counter() - started
+        match = await store.get_match(match_id)
+        assert match.status == "finished", f"not over after {moves} human moves"
+        result = GAME.result(GAME.from_json(match.snapshot))
+        assert max(result["scores"]) >= 2500
+        records = await store.moves(match_id)
+        print(f"duo to 2500 over Discord: {len(result['history'])} hands, {moves} human moves, {len(records)} in "
+              f"all, {player.clicks} clicks ({player.selects} in select menus), {elapsed:.1f} s")
+        human_moves = [r.move for r in records if r.actor == "human"]
+        for kind in ("meld", "add", "discard", "take", "draw"):
+            assert any(m.startswith(kind) for m in human_moves), kind
+        assert player.selects, "a folded keyboard (a hand over 25 controls) was played through its select menus"
+
+        # Hand cards only in the ephemeral; the channel keeps one table message, edited in place.
+        assert not watch.problems, watch.problems[:3]
+        assert watch.channel > moves / 2 and watch.private >= player.clicks
+        pictures = [c for c in fake.calls if c.via == "http" and c.files]
+        assert all(f["filename"] == "table.png" for c in pictures for f in c.files)
+        assert {c.path.rsplit("/", 1)[-1] for c in pictures if c.method == "PATCH"} == {table_id}
+        assert len([c for c in pictures if c.method == "POST"]) == 1
+        racks = [c for c in fake.calls if any(f["filename"] == "hand.png" for f in c.files)]
+        assert racks and all(c.via == "webhook" and c.ephemeral for c in racks)
+        final = fake.messages[table_id]
+        assert "🏆" in final["embeds"][0]["description"] and not final["components"]
+        assert not controls(player.rack), "a finished match leaves no controls in the rack"
+
+        assert await replays(store, match_id)
+        payload = fake.command(AMINA, "top", {"game": "canasta"})
+        assert_answered(fake, payload, await fake.feed(adapter.client, payload))
+        top = fake.original(payload["token"])
+        assert top["flags"] & EPHEMERAL and "Amina" in top["content"], top["content"]
+    finally:
+        await adapter.client.close()
+
+
+# The pile's top king goes onto the human's meld of kings (meld 1): with K♠ K♦ and a joker in hand that is eight
+# legal additions, more than the take's direct buttons show, and the plainest of them adds the top card alone.
+TAKE_ONTO_MELD = {
+    "hands": [["KS", "KD", "X", "TD", "TC", "JD", "QC", "AD", "AC", "4H", "9C"],
+              ["5C", "6C", "7C", "8H", "9H", "JH", "QH", "AH", "4D", "6D", "7D"]],
+    "stock": ["8S", "8D", "9D", "TS", "JS", "QS", "KH"], "discard": ["KS", "5D", "6S"], "dealer": 1,
+    "melds": [{"team": 0, "cards": ["KH", "KC", "2C"]}, {"team": 1, "cards": ["QD", "QD", "QC"]}],
+}
+
+
+def reachable_moves(view: dict[str, Any], legal: list[str], limit: int = 5000) -> set[str]:
+    """Every move some sequence of clicks on the rack can play: the picking states reachable from none."""
+    seen: set[str | None] = {None}
+    queue: list[str | None] = [None]
+    moves: set[str] = set()
+    while queue and len(seen) < limit:
+        pick = queue.pop()
+        for button in (b for row in UI.rack_buttons(view, legal, "en", pick) for b in row):
+            if button.kind == "move":
+                moves.add(button.move)
+            nxt = button.arg if button.kind == "pick" else None
+            if nxt not in seen:
+                seen.add(nxt)
+                queue.append(nxt)
+    return moves
+
+
+@pytest.mark.xfail(strict=True, reason="bot/games/canasta.py CanastaUI.rack_buttons: after a take with more than "
+                   "DIRECT_LIMIT (6) legal moves there are no direct buttons, and the rummy picker offers an add "
+                   "only for selected hand cards, so `add KS to 1` (the top card alone onto the own meld, the "
+                   "move the 'Take the pile … onto meld 1' button announces) has no control")
+async def test_every_move_after_a_take_has_controls(store, monkeypatch):
+    dealt = GAME.new
+    monkeypatch.setattr(GAME, "new", lambda players, options=None, *, seed=None, layout=None:
+                        dealt(players, options, seed=seed, layout=TAKE_ONTO_MELD))
+    fake = FakeDiscord()
+    adapter = await start_adapter(store, fake, service=Service(store, seed_source=random.Random(SEED)))
+    try:
+        match_id, _ = await open_against_bot(fake, adapter, store, AMINA,
+                                             {"game": "canasta", "variant": "duo", "target": "2500"}, "normal")
+        player = Player(fake, adapter, AMINA, await open_hand(fake, adapter, AMINA))
+        match = await store.get_match(match_id)
+        text = await player.press("Take the pile: K♠ (3 cards) onto meld 1", match.version)
+        assert text.startswith("Played: ")
+        match = await store.get_match(match_id)
+        state = GAME.from_json(match.snapshot)
+        view, legal = GAME.view(state, 0), GAME.legal_moves(state, 0)
+        assert view["must_use"] == "KS" and len(legal) > DIRECT_LIMIT and "add KS to 1" in legal
+        shown = [c.label for c in controls(player.rack)]
+        assert shown == [b.label for row in UI.rack_buttons(view, legal, "en", None) for b in row]
+        assert await replays(store, match_id)
+        assert set(legal) <= reachable_moves(view, legal), set(legal) - reachable_moves(view, legal)
+    finally:
+        await adapter.client.close()
