@@ -1,0 +1,153 @@
+"""A whole Tunj hand through the real discord.py client: a human against a random bot, opened with /new and the
+lobby buttons, then played by clicking only the components of the ephemeral rack that "My hand" opened — a
+source then a target, "Turn a card", and "Tunj!" whenever the bot's attempt is open to a call — while the
+channel's table embed is read for the attempt and the call, and every stored message is checked for hidden cards.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import Any
+
+import pytest
+
+import engine
+from bot.games import ui_for
+from bot.games.tunj import card_label, pick_key
+from bot.i18n import pick_language, t
+from bot.service import Service
+from storage import Store
+from tests.dc_harness import (
+    AMINA,
+    CHANNEL_ID,
+    EPHEMERAL,
+    FakeDiscord,
+    SecretWatch,
+    answers,
+    assert_answered,
+    click,
+    controls,
+    open_against_bot,
+    open_hand,
+    replays,
+    start_adapter,
+)
+from tests.test_telegram_tunj import policy
+
+GAME = engine.get("tunj")
+UI = ui_for("tunj")
+SEED = 2  # the random bot's attempts are open to a call many times in this hand
+MAX_MOVES = 1500
+LABEL_LIMIT = 80  # Discord's button label length
+
+
+@pytest.fixture
+async def store(tmp_path):
+    store = await Store.open(str(tmp_path / "db.sqlite"))
+    yield store
+    await store.close()
+
+
+async def position(store: Store, match_id: int) -> tuple[Any, dict[str, Any]]:
+    match = await store.get_match(match_id)
+    return match, GAME.from_json(match.snapshot)
+
+
+def table_text(fake: FakeDiscord, table_id: str) -> str:
+    """The channel table message as Discord shows it: its embed's description (the caption)."""
+    return "\n".join(str(embed.get("description") or "") for embed in fake.messages[table_id]["embeds"])
+
+
+async def click_move(fake: FakeDiscord, adapter: Any, store: Store, rack_id: str, match_id: int, seat: int,
+                     want: str) -> int:
+    """Play `want` by clicking the ephemeral rack's controls: its source, then its target (or its one button).
+
+    The stored components are read as the player reads them: their labels must be the layout's for this state
+    and picking state (however Discord's grid repacked them), and the control clicked is the one whose label the
+    layout gives to `want`. Returns the number of clicks."""
+    match, state = await position(store, match_id)
+    view, legal = GAME.view(state, seat), GAME.legal_moves(state, seat)
+    pick = None
+    for clicks in (1, 2):
+        rack = fake.messages[rack_id]
+        shown = controls(rack)
+        drawn = [b for row in UI.rack_buttons(view, legal, "en", pick) for b in row]
+        assert sorted(c.label for c in shown) == sorted(b.label[:LABEL_LIMIT] for b in drawn), "other controls"
+        assert all(c.code.split(":")[2] == str(match.version) for c in shown), "the rack shows an old version"
+        target = next((b for b in drawn if b.kind == "move" and b.move == want), None)
+        if target is None:  # first click: the source
+            pick = pick_key(want.split()[1])
+            target = next(b for b in drawn if b.kind == "pick" and b.arg == pick)
+        matching = [c for c in shown if c.label == target.label[:LABEL_LIMIT]]
+        assert len(matching) == 1, f"{target.label!r} is not one control: {[c.label for c in shown]}"
+        payload = click(fake, AMINA, rack, matching[0])
+        calls = await fake.feed(adapter.client, payload)
+        assert_answered(fake, payload, calls)
+        assert calls[0].payload["type"] == 6, "a click in the ephemeral is a deferred update"
+        assert not [text for text in answers(calls) if text.startswith("⚠️")], answers(calls)
+        rack = fake.messages[rack_id]
+        assert int(rack["flags"]) & EPHEMERAL
+        if target.kind == "move":
+            assert rack["content"].startswith("Played: "), rack["content"]
+            return clicks
+    raise AssertionError(f"no control plays {want}")
+
+
+async def test_whole_hand_against_a_random_bot_by_ephemeral_components(store):
+    started = time.perf_counter()
+    fake = FakeDiscord()
+    watch = SecretWatch(fake, store, "tunj", card_label, {})
+    fake.watch = watch
+    adapter = await start_adapter(store, fake, service=Service(store, seed_source=random.Random(SEED)))
+    try:
+        match_id, _ = await open_against_bot(fake, adapter, store, AMINA, {"game": "tunj"}, "random")
+        human = next(s.seat for s in await store.seats(match_id) if s.is_human)
+        watch.seats_by_user = {AMINA["id"]: human}
+        watch.match_id = match_id
+        lang = pick_language((await store.get_chat("discord", str(CHANNEL_ID))).language)
+        table_id = fake.last_with_button("h:")["id"]
+        rack_id = (await open_hand(fake, adapter, AMINA))["id"]
+        moves = clicks = called = 0
+        attempts_seen = calls_seen = 0
+        for moves in range(MAX_MOVES):  # noqa: B007 (reported below)
+            match, state = await position(store, match_id)
+            if match.status != "active":
+                break
+            assert GAME.to_move(state) == human, "the bot plays its turns at once"
+            want = policy(GAME.legal_moves(state, human))
+            if want == "tunj":
+                called += 1
+                assert [c.label for c in controls(fake.messages[rack_id])] == [t("en", "tunj.btn.call")]
+                # The bot's attempt, with the rule it broke, is on the channel's table embed.
+                attempt = UI.describe_move(state["claim"]["attempt"], lang, GAME.view(state, None))
+                attempts_seen += attempt in table_text(fake, table_id)
+            clicks += await click_move(fake, adapter, store, rack_id, match_id, human, want)
+            record = (await store.moves(match_id))[match.version]
+            assert (record.seat, record.actor, record.move) == (human, "human", want)
+            if want == "tunj":
+                calls_seen += f"Amina: {UI.describe_move('tunj', lang)}" in table_text(fake, table_id)
+        elapsed = time.perf_counter() - started
+        match, state = await position(store, match_id)
+        assert match.status == "finished", f"hand not over after {moves} moves"
+        result = GAME.result(state)
+        assert len(result["history"]) == 1, "one hand: the match without a target"
+        print(f"tunj hand over Discord: {moves} human moves, {clicks} clicks, {called} calls "
+              f"(attempt on the table {attempts_seen}, call {calls_seen}), {elapsed:.1f} s")
+        assert called >= 1, "the random bot's attempts were called with the Tunj! button"
+        assert attempts_seen == called and calls_seen == called, "each claim and call reached the table embed"
+        assert clicks > moves, "moves took a source click and a target click"
+        assert await replays(store, match_id)
+
+        assert not watch.problems, watch.problems[:3]
+        assert watch.channel > moves / 4 and watch.private >= clicks
+        pictures = [c for c in fake.calls if c.via == "http" and c.files]
+        assert all(f["filename"] == "table.png" for c in pictures for f in c.files)
+        assert {c.path.rsplit("/", 1)[-1] for c in pictures if c.method == "PATCH"} == {table_id}
+        racks = [c for c in fake.calls if any(f["filename"] == "hand.png" for f in c.files)]
+        assert racks and all(c.via == "webhook" and c.ephemeral for c in racks)
+        final = fake.messages[table_id]
+        assert ("🏆" in final["embeds"][0]["description"] or "🤝" in final["embeds"][0]["description"]) and \
+            not final["components"]
+    finally:
+        await adapter.client.close()
