@@ -202,7 +202,8 @@ async def test_duo_match_to_2500_against_a_bot_by_ephemeral_components(store):
         assert max(result["scores"]) >= 2500
         records = await store.moves(match_id)
         print(f"duo to 2500 over Discord: {len(result['history'])} hands, {moves} human moves, {len(records)} in "
-              f"all, {player.clicks} clicks ({player.selects} in select menus), {elapsed:.1f} s")
+              f"all, scores {result['scores']}, {player.clicks} clicks "
+              f"({player.selects} in select menus), {elapsed:.1f} s")
         human_moves = [r.move for r in records if r.actor == "human"]
         for kind in ("meld", "add", "discard", "take", "draw"):
             assert any(m.startswith(kind) for m in human_moves), kind
