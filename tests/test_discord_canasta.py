@@ -258,10 +258,6 @@ def reachable_moves(view: dict[str, Any], legal: list[str], limit: int = 5000) -
     return moves
 
 
-@pytest.mark.xfail(strict=True, reason="bot/games/canasta.py CanastaUI.rack_buttons: after a take with more than "
-                   "DIRECT_LIMIT (6) legal moves there are no direct buttons, and the rummy picker offers an add "
-                   "only for selected hand cards, so `add KS to 1` (the top card alone onto the own meld, the "
-                   "move the 'Take the pile … onto meld 1' button announces) has no control")
 async def test_every_move_after_a_take_has_controls(store, monkeypatch):
     dealt = GAME.new
     monkeypatch.setattr(GAME, "new", lambda players, options=None, *, seed=None, layout=None:

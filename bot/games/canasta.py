@@ -120,8 +120,13 @@ class CanastaUI(RummyUI):
         if phase == "draw":
             return rows([self._draw_button(move, view, lang) for move in legal], 1)
         lead: list[list[UIButton]] = []
-        if view.get("must_use") and len(legal) <= DIRECT_LIMIT:
+        top = view.get("must_use")
+        if top and len(legal) <= DIRECT_LIMIT:
             lead = [[UIButton(self.button_label(move, lang), "move", move=move)] for move in legal]
+        elif top:
+            # The picker adds selected hand cards; the taken top card alone onto a meld needs its own button.
+            alone = [move for move in legal if move.startswith("add ") and move.split()[1:-2] == [top]]
+            lead = [[UIButton(self.button_label(move, lang), "move", move=move)] for move in alone]
         return self.picker_buttons(view, legal, lang, pick, lead=lead)
 
     def _draw_button(self, move: str, view: dict[str, Any], lang: str) -> UIButton:
