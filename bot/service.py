@@ -135,11 +135,9 @@ class Service:
     async def tick(self) -> int:
         """Play for every seat whose turn timer has run out; returns how many timeouts fired."""
         self._fresh_seats()
-        now = self.clock()
         fired = 0
-        for match in await self.store.active_matches():
-            if match.deadline is not None and match.deadline <= now:
-                fired += await self._timeout(match.id, match.version)
+        for match_id, version in await self.store.due_timers(self.clock()):
+            fired += await self._timeout(match_id, version)
         return fired
 
     async def resume(self) -> None:
@@ -241,10 +239,7 @@ class Service:
     async def _chat_match(self, chat: ChatRef, player_id: int) -> Match | None:
         if not chat.private:
             return await self.store.lobby_or_active_match(chat.platform, chat.chat_id)
-        for match in await self.store.active_matches(chat.platform):
-            if any(seat.player_id == player_id for seat in await self._seats(match.id)):
-                return match
-        return None
+        return await self.store.player_active_match(chat.platform, player_id)
 
     async def _lobby_command(self, op: str, actor: Actor, chat: ChatRef, player_id: int, lang: str,
                              args: list[str]) -> Reply:

@@ -69,6 +69,28 @@ class MatchOps(StatsOps):
             )
         return None if row is None else Match.from_row(row)
 
+    async def player_active_match(self, platform: str, player_id: int) -> Match | None:
+        """The newest match in play where this player has a seat (a private-chat command's table)."""
+        async with self.transaction(write=False) as db:
+            row = await self._one(
+                db,
+                """SELECT m.* FROM matches m JOIN seats s ON s.match_id = m.id
+                   WHERE s.player_id = ? AND m.platform = ? AND m.status = 'active' ORDER BY m.id DESC LIMIT 1""",
+                (player_id, platform),
+            )
+        return None if row is None else Match.from_row(row)
+
+    async def due_timers(self, now: float) -> list[tuple[int, int]]:
+        """(match id, version) of every match in play whose turn deadline has passed, oldest deadline first."""
+        async with self.transaction(write=False) as db:
+            rows = await self._all(
+                db,
+                """SELECT id, version FROM matches WHERE status = 'active' AND deadline IS NOT NULL
+                   AND deadline <= ? ORDER BY deadline""",
+                (now,),
+            )
+        return [(row["id"], row["version"]) for row in rows]
+
     async def active_matches(self, platform: str | None = None) -> list[Match]:
         """Every match in play (optionally on one platform), oldest first: what to resume timers for on start-up."""
         async with self.transaction(write=False) as db:

@@ -137,6 +137,14 @@ MIGRATIONS: tuple[Migration, ...] = (
             "CREATE INDEX players_username ON players (platform, lower(username))",
         ),
     ),
+    Migration(
+        3,
+        "find a player's table and the due timers without reading every match",
+        (
+            "CREATE INDEX seats_by_player ON seats (player_id)",
+            "CREATE INDEX matches_due ON matches (deadline) WHERE status = 'active' AND deadline IS NOT NULL",
+        ),
+    ),
 )
 
 _BOOKKEEPING = """CREATE TABLE IF NOT EXISTS schema_version (

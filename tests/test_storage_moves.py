@@ -372,3 +372,27 @@ async def test_kenza_match_replays_from_the_move_log(tmp_path: Path) -> None:
         record = (await store.player_stats(person.id))["kenza"]
         assert record.played == 1 and record.won == int(seat in winners and not saved.result.get("draw"))
     await store.close()
+
+
+async def test_player_active_match_and_due_timers(tmp_path) -> None:
+    from storage import Store
+
+    store = await Store.open(str(tmp_path / "due.db"))
+    ali = await store.upsert_player("tg", 1, "Ali")
+    first = await store.create_match("kenza", "casual", {}, "tg", -1, ali.id, 1)
+    await store.add_seat(first.id, player_id=ali.id)
+    await store.add_seat(first.id, bot_level="normal")
+    assert await store.player_active_match("tg", ali.id) is None  # a lobby is not in play
+    await store.start_match(first.id, {"game": "kenza"}, deadline=100.0)
+    second = await store.create_match("kenza", "casual", {}, "tg", -2, ali.id, 2)
+    await store.add_seat(second.id, player_id=ali.id)
+    await store.add_seat(second.id, bot_level="random")
+    await store.start_match(second.id, {"game": "kenza"}, deadline=50.0)
+    assert (await store.player_active_match("tg", ali.id)).id == second.id
+    assert await store.player_active_match("dc", ali.id) is None
+    assert await store.due_timers(40.0) == []
+    assert await store.due_timers(100.0) == [(second.id, 0), (first.id, 0)]
+    await store.cancel_match(second.id)
+    assert await store.due_timers(1000.0) == [(first.id, 0)]
+    assert (await store.player_active_match("tg", ali.id)).id == first.id
+    await store.close()
