@@ -6,7 +6,9 @@
 
 Each game has a module renderers/<game_id>.py defining `render_rack(view, ctx)` and `render_table(view, ctx)`
 that return a PIL image; this registry finds it by module name (so adding a game needs no edit here), builds the
-`RenderContext`, and encodes the PNG once, the same way for every game.
+`RenderContext`, and encodes the PNG once, the same way for every game. A game module that defines
+`PALETTE = renderers.palette.Spec(...)` has its pictures mapped onto that fixed palette, learned once, instead of
+one learned per picture (see renderers/palette.py).
 """
 
 from __future__ import annotations
@@ -20,12 +22,13 @@ from typing import Any
 
 from PIL import Image
 
+from renderers import palette as palettes
 from renderers.context import RenderContext
 
 __all__ = ["RenderContext", "UnknownGame", "encode_png", "render_rack", "render_table", "supports"]
 
 # modules of this package that are helpers, not games
-_HELPERS = frozenset({"card_base", "cards_french", "cards_spanish", "context", "labels", "layout", "text"})
+_HELPERS = frozenset({"card_base", "cards_french", "cards_spanish", "context", "labels", "layout", "palette", "text"})
 _GAME_ID = re.compile(r"^[a-z][a-z0-9_]*$")
 
 
@@ -58,7 +61,8 @@ def supports(game_id: str) -> bool:
 
 
 def encode_png(image: Image.Image, palette: bool = True) -> bytes:
-    """Fast, small PNG: reduced to a 256-colour palette (fast octree), zlib level 1, no optimise pass.
+    """Fast, small PNG: an RGB picture reduced to a 256-colour palette (fast octree), zlib level 1, no optimise
+    pass; a "P" picture (already in a game's fixed palette) is saved as it is.
 
     The pictures are flat colours plus anti-aliased edges, so 256 colours look the same; the palette makes the
     file about a third of the RGB size *and* the encode about twice as fast, since zlib sees a third of the bytes.
@@ -68,6 +72,14 @@ def encode_png(image: Image.Image, palette: bool = True) -> bytes:
     buffer = io.BytesIO()
     image.save(buffer, "PNG", optimize=False, compress_level=1)
     return buffer.getvalue()
+
+
+def _encode(module: ModuleType, image: Image.Image) -> bytes:
+    """The picture in its game's fixed palette when the game has one (a "P" image is saved as it is)."""
+    spec = getattr(module, "PALETTE", None)
+    if isinstance(spec, palettes.Spec):
+        image = palettes.apply(image, spec)
+    return encode_png(image)
 
 
 def _context(lang: str, names: Sequence[str] | None, selected: Iterable[int], raqm: bool | None) -> RenderContext:
@@ -84,7 +96,8 @@ def render_rack(
 ) -> bytes:
     """The seat's own hand as a PNG. `selected`: 0-based positions in view["hand"] to highlight."""
     ctx = _context(lang, names, selected, raqm)
-    return encode_png(_module(game_id).render_rack(view, ctx))
+    module = _module(game_id)
+    return _encode(module, module.render_rack(view, ctx))
 
 
 def render_table(
@@ -96,4 +109,5 @@ def render_table(
 ) -> bytes:
     """The shared table (public or a seat's view) as a PNG."""
     ctx = _context(lang, names, (), raqm)
-    return encode_png(_module(game_id).render_table(view, ctx))
+    module = _module(game_id)
+    return _encode(module, module.render_table(view, ctx))

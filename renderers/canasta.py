@@ -16,7 +16,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from renderers import card_base, cards_french
+from renderers import card_base, cards_french, palette
 from renderers.context import RenderContext
 from renderers.layout import Sides, flow
 from renderers.text import draw_text, fit, text_width
@@ -509,3 +509,49 @@ def render_table(view: dict[str, Any], ctx: RenderContext) -> Image.Image:
         y = table.side(y, side)
     table.footer(y)
     return table.image
+
+
+# ---- fixed palette -----------------------------------------------------------------------------------------
+
+
+def _sample_views() -> list[dict[str, Any]]:
+    """Views that between them draw every colour: a side on turn, a natural and a mixed canasta, open melds, red
+    3s, a frozen and blocked pile, a card to meld after a take (the rack's panel), and a finished match."""
+    def meld(number: int, team: int, rank: str, cards: str, canasta: str | None = None) -> dict[str, Any]:
+        return {"number": number, "team": team, "rank": rank, "cards": cards.split(), "canasta": canasta}
+
+    melds = [meld(1, 0, "K", "KH KS KC KD KH KS KC", "natural"), meld(2, 0, "7", "7H 7D 7C 2S X"),
+             meld(3, 1, "A", "AH AS AD AC 2H X AH", "mixed"), meld(4, 1, "9", "9H 9D 9S")]
+    base = {
+        "game": "canasta", "seat": 0, "players": 4, "variant": "classic4", "target": 5000,
+        "teams": [[0, 2], [1, 3]], "team": 0, "canastas_needed": 1, "round": 2, "dealer": 3, "to_move": 0,
+        "turn": 0, "phase": "play", "hand": ["4C", "9H", "QS", "QD", "JH", "3S", "X", "2C", "8D", "5S"],
+        "hand_sizes": [10, 11, 9, 12], "stock_size": 40, "discard_top": "3S", "pile_size": 9, "frozen": True,
+        "pile_blocked": True, "melds": melds, "opened": [True, False], "team_red3s": [["3H", "3D"], ["3D"]],
+        "min_meld": [50, 90], "must_use": "QH", "taken_cards": ["5D", "JC", "8S"], "ask": None,
+        "scores": [1055, 2720], "last_move": {"seat": 3, "move": "meld 9H 9D 9S"},
+        "last_hand": {"round": 1, "points": [590, -75]}, "over": False, "winners": [],
+    }
+    over = dict(base, players=2, teams=[[0], [1]], hand_sizes=[0, 4], over=True, to_move=None, turn=None,
+                phase="over", winners=[1], must_use=None, taken_cards=None, frozen=False, pile_blocked=False,
+                discard_top=None, pile_size=0, last_move={"seat": 1, "move": "discard 7S"})
+    return [base, over]
+
+
+def _palette_samples() -> list[Image.Image]:
+    """Sample tables and racks (both languages, selected cards) and every face, plain and selected, at the meld
+    size (the cheapest to draw; the anti-aliased edges of other sizes mix the same colours)."""
+    pictures = []
+    for view in _sample_views():
+        for lang in ("en", "ar"):
+            pictures.append(render_table(view, RenderContext(lang=lang)))
+            pictures.append(render_rack(view, RenderContext(lang=lang, selected=frozenset(range(lang == "ar", 10, 2)))))
+    faces = [cards_french.face(code, MELD_CARD_H, chosen) for code in cards_french.CODES for chosen in (False, True)]
+    return [*pictures, *faces, card_base.back(MELD_CARD_H, "french")]
+
+
+PALETTE = palette.Spec(
+    _palette_samples, FELT,
+    (FELT, PANEL, PANEL_TURN, INK, MUTED, DARK, TURN, WIN, FROZEN, BLOCKED, NATURAL, MIXED, *SIDE_COLOURS,
+     *cards_french.KEY_COLOURS),
+)

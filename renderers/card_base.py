@@ -17,6 +17,10 @@ PAPER = (252, 249, 240, 255)
 EDGE = (90, 90, 96, 255)
 SELECT = (255, 152, 0, 255)
 SELECT_TINT = (255, 236, 179, 255)
+# back ground and lattice per deck
+BACKS = {"french": ((36, 72, 150, 255), (120, 160, 230, 255)), "spanish": ((150, 34, 34, 255), (235, 180, 90, 255))}
+# flat colours every deck shares, kept exact in a game's fixed palette (renderers.palette)
+KEY_COLOURS = (PAPER[:3], EDGE[:3], SELECT[:3], SELECT_TINT[:3])
 
 
 def card_width(height: int) -> int:
@@ -69,10 +73,7 @@ def mirror_corner(sheet: Sheet, box_w: float, box_h: float) -> None:
 @lru_cache(maxsize=32)
 def back(height: int, kind: str = "french") -> Image.Image:
     """Face-down card (stock pile): a lattice on blue for French decks, on red for the Spanish baraja."""
-    ground, line = ((36, 72, 150, 255), (120, 160, 230, 255)) if kind == "french" else (
-        (150, 34, 34, 255),
-        (235, 180, 90, 255),
-    )
+    ground, line = BACKS["french" if kind == "french" else "spanish"]
     sheet = blank(height, paper=(245, 245, 245, 255))
     d, w, h = sheet.draw, sheet.w, sheet.h
     m = round(w * 0.08)

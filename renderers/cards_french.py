@@ -23,6 +23,8 @@ RED = (200, 32, 40)
 BLACK = (28, 28, 32)
 COURT_TINT = {"S": (222, 228, 240), "C": (220, 236, 222), "H": (250, 224, 222), "D": (252, 236, 214)}
 LABEL = {"T": "10"}
+# the suits and the back, kept exact in renderers.palette
+KEY_COLOURS = (*card_base.KEY_COLOURS, RED, BLACK, card_base.BACKS["french"][0][:3])
 
 # pip centres in the pip box (0..1 both ways); pips below the middle are drawn turned
 PIPS: dict[str, tuple[tuple[float, float], ...]] = {

@@ -25,6 +25,9 @@ COLOURS = {
     "E": ((48, 96, 170), (22, 50, 100), (218, 230, 248)),
     "B": ((96, 140, 48), (52, 80, 20), (226, 240, 210)),
 }
+# the suit fills and outlines and the back, kept exact in renderers.palette
+KEY_COLOURS = (*card_base.KEY_COLOURS, *(c for fill, dark, _ in COLOURS.values() for c in (fill, dark)),
+               card_base.BACKS["spanish"][0][:3])
 COURT_LETTER = {10: "S", 11: "C", 12: "R"}
 
 # pip centres inside the pip box (0..1 both ways), per value

@@ -13,7 +13,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from renderers import card_base, cards_spanish
+from renderers import card_base, cards_spanish, palette
 from renderers.context import RenderContext
 from renderers.layout import Sides, flow
 from renderers.text import draw_text, fit, text_width
@@ -321,3 +321,41 @@ def render_table(view: dict[str, Any], ctx: RenderContext) -> Image.Image:
     y = table.scores(y)
     table.last_move(y)
     return table.image
+
+
+# ---- fixed palette -----------------------------------------------------------------------------------------
+
+
+def _sample_views() -> list[dict[str, Any]]:
+    """Views that between them draw every colour: four sides (each chip colour), a turn row, a capture as the
+    last move, the stock's back and an empty stock, and a finished match's banner."""
+    base = {
+        "game": "kenza", "variant": "kenza", "target": 151, "players": 4, "teams": False, "seat": 1,
+        "dealer": 3, "to_move": 1, "round": 3, "hand": ["1O", "12C", "7E"], "hand_sizes": [3, 3, 2, 2],
+        "table": ["4C", "5E", "10B", "1O", "3O", "11E", "6B"], "stock_size": 12, "captured_counts": [4, 9, 0, 2],
+        "sweeps": [0, 1, 0, 0], "scores": [40, 151, 0, 90], "last_move": {"seat": 0, "move": "play 6B take 4O 2C"},
+        "last_capturer": 0, "over": False, "winners": [],
+    }
+    over = dict(base, players=2, hand_sizes=[0, 0], captured_counts=[20, 20], sweeps=[2, 1], scores=[160, 90],
+                stock_size=0, table=[], over=True, to_move=None, winners=[0], last_move={"seat": 1, "move": "play 2B"})
+    return [base, over]
+
+
+def _palette_samples() -> list[Image.Image]:
+    """Sample tables and racks (both languages, every rack card plain and selected) and every face, plain and
+    selected, at the table's card size (which also warms the face cache for the first real tables)."""
+    pictures = []
+    for view in _sample_views():
+        for lang in ("en", "ar"):
+            pictures.append(render_table(view, RenderContext(lang=lang)))
+    # the rack's large faces blend the ring and the court tints into shades the table size does not have
+    rack = dict(_sample_views()[0], hand=["1O", "7C", "12E", "11B", "10O", "12C", "11E", "10B"])
+    for lang, first in (("en", 0), ("ar", 1)):
+        pictures.append(render_rack(rack, RenderContext(lang=lang, selected=frozenset(range(first, 8, 2)))))
+    faces = [cards_spanish.face(code, TABLE_CARD_H, chosen) for code in cards_spanish.CODES for chosen in (False, True)]
+    return [*pictures, *faces, card_base.back(TABLE_CARD_H, "spanish")]
+
+
+PALETTE = palette.Spec(
+    _palette_samples, FELT, (FELT, PANEL, INK, MUTED, DARK, TURN, WIN, *SIDE_COLOURS, *cards_spanish.KEY_COLOURS)
+)

@@ -13,18 +13,18 @@ the left and F1-F8 in the middle so the pictures match the buttons; only the tex
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import Any
 
 from PIL import Image, ImageDraw
 
-from renderers import card_base, cards_french
+from renderers import card_base, cards_french, palette
 from renderers.context import RenderContext
 from renderers.layout import Sides
 from renderers.text import draw_text, fit, text_width
 
 FELT = (24, 78, 60)
 PANEL = (33, 100, 77)
+BOARD = (28, 90, 69)
 INK = (246, 244, 236)
 MUTED = (176, 208, 190)
 DARK = (34, 30, 24)
@@ -311,7 +311,7 @@ class _Board:
         view = self.view
         houses = list(view.get("houses") or [[] for _ in range(8)])
         foundations = list(view.get("foundations") or [[] for _ in range(8)])
-        self.panel(y + 2, 4 * ROW_H + 8, (28, 90, 69))
+        self.panel(y + 2, 4 * ROW_H + 8, BOARD)
         for row in range(4):
             top = y + 10 + row * ROW_H
             card_y = top + 16
@@ -412,40 +412,25 @@ def _sample_views() -> list[dict[str, Any]]:
     return [base, dict(base, seat=1), finished]
 
 
-@lru_cache(maxsize=1)
-def _palette() -> Image.Image:
-    """A 256-colour palette learned once from sample boards and every face, plain and picked.
-
-    Building a palette is most of a PNG's encoding time for a picture this size; mapping onto one that is known
-    takes half as long, and every colour the board draws is in the sample, so nothing shifts visibly.
-    """
+def _palette_samples() -> list[Image.Image]:
+    """Sample boards (both languages, both seats, a claim and a finished hand) and every face, plain and picked,
+    at the board's card size (which also warms the face cache for the first real boards)."""
     boards = [_draw(view, RenderContext(lang=lang), rack=True) for view in _sample_views() for lang in ("en", "ar")]
-    codes = cards_french.CODES[:-1]
-    faces = [cards_french.face(code, CARD_H, chosen) for code in codes for chosen in (False, True)]
-    faces.append(card_base.back(CARD_H, "french"))
-    per_row = WIDTH // CW
-    face_rows = -(-len(faces) // per_row)
-    sheet = Image.new("RGB", (WIDTH, sum(b.height for b in boards) + face_rows * CARD_H), FELT)
-    y = 0
-    for board in boards:
-        sheet.paste(board, (0, y))
-        y += board.height
-    for index, face in enumerate(faces):
-        row, column = divmod(index, per_row)
-        sheet.paste(face, (column * CW, y + row * CARD_H), face)
-    return sheet.quantize(256, method=Image.Quantize.FASTOCTREE)
+    faces = [cards_french.face(code, CARD_H, chosen) for code in cards_french.CODES[:-1] for chosen in (False, True)]
+    return [*boards, *faces, card_base.back(CARD_H, "french")]
 
 
-def _encoded(image: Image.Image) -> Image.Image:
-    """The picture in the board's palette (renderers.encode_png then saves it as it is)."""
-    return image.quantize(palette=_palette(), dither=Image.Dither.NONE)
+PALETTE = palette.Spec(
+    _palette_samples, FELT,
+    (FELT, PANEL, BOARD, INK, MUTED, DARK, TURN, WIN, CLAIM, CLAIM_TINT, *cards_french.KEY_COLOURS),
+)
 
 
 def render_table(view: dict[str, Any], ctx: RenderContext) -> Image.Image:
     """The public board: seat 0 at the bottom, an open claim's banner and its source and target ringed."""
-    return _encoded(_draw(view, ctx, rack=False))
+    return _draw(view, ctx, rack=False)
 
 
 def render_rack(view: dict[str, Any], ctx: RenderContext) -> Image.Image:
     """The board from the seat's side: its strip at the bottom with its turned card raised, its pick ringed."""
-    return _encoded(_draw(view, ctx, rack=True))
+    return _draw(view, ctx, rack=True)

@@ -15,7 +15,6 @@ from engine.bots import decide
 from engine.tunj.judge import PRIORITY_TEXT, TURNED_FIRST, building_faults
 from engine.tunj.moves import parse
 from renderers import tunj
-from renderers.context import RenderContext
 
 GAME = engine.get("tunj")
 NAMES = ["أحمد", "Sarah"]
@@ -176,8 +175,3 @@ def test_short_move():
     assert tunj.short_move("move H3:2 H7") == "H3:2 → H7"
     assert tunj.short_move("turn") == "turn"
 
-
-def test_pictures_use_the_board_palette():
-    image = tunj.render_table(GAME.view(_state(), None), RenderContext(lang="en"))
-    assert image.mode == "P"
-    assert _near(image.convert("RGB").getpixel((2, 2)), tunj.FELT, 6)
