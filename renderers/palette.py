@@ -8,6 +8,10 @@ pictures that show all of them serves every later picture. A game module opts in
 
 Colours that must come out exact (felt, selection ring, gold, suit reds...) are listed in `Spec.exact` and get
 palette entries of their own, so the octree cannot average them with a neighbour.
+
+Learning costs about half a second per game, mostly drawing the sample faces (which then sit in the face caches
+for the real pictures), so it happens lazily on the game's first picture rather than at import: importing the
+renderers stays instant for tests, the CLI and games that are never played in a process.
 """
 
 from __future__ import annotations
@@ -21,7 +25,7 @@ from PIL import Image
 SIZE = 256
 SHEET_WIDTH = 1024  # sample pictures are packed in rows this wide (wider pictures get a row of their own)
 
-NEAR = 6
+NEAR = 6  # a learned entry this close (per channel) to an exact colour is dropped, see _near
 
 Colour = tuple[int, int, int]
 
@@ -70,7 +74,8 @@ def learn(pictures: Iterable[Image.Image], background: Colour, exact: Iterable[C
     while True:
         flat = sheet.quantize(ask, method=Image.Quantize.FASTOCTREE).getpalette() or []
         learned = [c for c in zip(flat[0::3], flat[1::3], flat[2::3], strict=True) if not _near(c, keep)]
-        # entries dropped for standing too near an exact colour are learned again elsewhere, once
+        # entries dropped for standing too near an exact colour are asked for again, so the palette stays full;
+        # `ask` grows every round and stops at SIZE
         if len(keep) + len(learned) >= SIZE or ask == SIZE or len(flat) < 3 * ask:
             break
         ask = min(SIZE, ask + SIZE - len(keep) - len(learned))
