@@ -40,6 +40,7 @@ async def run_platforms(settings: Settings) -> None:
     adapters = build_adapters(service, settings)
     started: list[Adapter] = []
     try:
+        await service.warm_up()
         for adapter in adapters:
             await adapter.start()
             started.append(adapter)

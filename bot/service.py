@@ -21,6 +21,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import engine
+import renderers
 from bot import callbacks, presenter
 from bot.games import playable_games, ui_for
 from bot.i18n import LANGUAGES, game_name, normalize, pick_language, t
@@ -147,6 +148,10 @@ class Service:
             async with self._locks[match.id]:
                 match = await self._run_bots(match)
                 await self._refresh(match, changed_seats=None, new_turn=False)
+
+    async def warm_up(self) -> None:
+        """Prepare the pictures of every playable game on the render thread before the first player arrives."""
+        await asyncio.get_running_loop().run_in_executor(self._render_pool, renderers.warm, playable_games())
 
     async def run_timers(self, interval: float = 1.0) -> None:
         """The production timer loop (tests call `tick` with a controlled clock instead)."""

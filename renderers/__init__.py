@@ -60,6 +60,15 @@ def supports(game_id: str) -> bool:
     return True
 
 
+def warm(game_ids: Iterable[str]) -> None:
+    """Learn each game's palette now (about half a second each), so no player waits for it on a first picture."""
+    for game_id in game_ids:
+        if supports(game_id):
+            spec = getattr(_module(game_id), "PALETTE", None)
+            if spec is not None:
+                palettes.build(spec)
+
+
 def encode_png(image: Image.Image, palette: bool = True) -> bytes:
     """Fast, small PNG: an RGB picture reduced to a 256-colour palette (fast octree), zlib level 1, no optimise
     pass; a "P" picture (already in a game's fixed palette) is saved as it is.

@@ -155,3 +155,15 @@ def test_selection_still_rings_the_tunj_pick():
     assert box is not None
     assert any(colour == tunj.PICK for _, colour in picked.crop(box).getcolors(1 << 16))
 
+
+
+def test_warm_learns_every_palette_up_front():
+    import renderers
+    from renderers import palette as palettes
+
+    palettes.build.cache_clear()
+    renderers.warm(["kenza", "canasta", "tunj", "no_such_game"])
+    assert palettes.build.cache_info().currsize == 3
+    for game_id in ("kenza", "canasta", "tunj"):
+        palettes.build(renderers._module(game_id).PALETTE)
+    assert palettes.build.cache_info().misses == 3  # the pictures found every palette learned already
