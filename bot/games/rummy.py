@@ -110,7 +110,8 @@ class RummyUI(GameUI):
         return (self.suits.index(code[-1]) if code[-1] in self.suits else len(self.suits), self.card_sort_key(code))
 
     def meld_move(self, groups: list[list[str]], view: dict[str, Any]) -> str:
-        raise NotImplementedError
+        """NOTATION.md's `meld C C C | C C C`; the engine accepts any card order, a game may print canonically."""
+        return "meld " + " | ".join(" ".join(group) for group in groups)
 
     def add_moves(self, cards: list[str], view: dict[str, Any]) -> list[tuple[int, str, bool]]:
         """(meld number, move, shape fits) for each table meld of the seat's side the cards might extend."""
