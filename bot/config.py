@@ -15,6 +15,7 @@ class Settings:
     discord_token: str | None
     discord_guild_id: int | None
     database_url: str | None
+    telegram_webhook_listen: str = "0.0.0.0"  # noqa: S104  (the address the webhook server binds)
 
     @classmethod
     def from_env(cls, environ: dict[str, str] | None = None) -> Settings:
@@ -33,6 +34,7 @@ class Settings:
             discord_token=value("DISCORD_BOT_TOKEN"),
             discord_guild_id=int(guild) if guild and guild.isdigit() else None,
             database_url=value("DATABASE_URL"),
+            telegram_webhook_listen=value("TELEGRAM_WEBHOOK_LISTEN") or "0.0.0.0",  # noqa: S104
         )
 
     @property

@@ -107,7 +107,7 @@ class TelegramAdapter:
             except ImportError as error:
                 raise RuntimeError("webhook mode needs `pip install 'python-telegram-bot[webhooks]'`") from error
             await updater.start_webhook(
-                listen="0.0.0.0",  # noqa: S104  (the webhook server must be reachable by Telegram)
+                listen=self.settings.telegram_webhook_listen,
                 port=self.settings.telegram_webhook_port,
                 url_path=urlparse(url).path.lstrip("/"),
                 webhook_url=url,
