@@ -161,3 +161,17 @@ def test_result_shape():
 def test_bad_layouts_are_refused(bad):
     with pytest.raises(ValueError):
         GAME.new(4, {}, layout=bad)
+
+
+def test_two_players_without_a_variant_play_duo_and_a_named_variant_must_fit():
+    import pytest
+
+    import engine
+
+    game = engine.get("canasta")
+    assert game.new(2, seed=3)["options"]["variant"] == "duo"
+    assert game.new(4, seed=3)["options"]["variant"] == "classic4"
+    with pytest.raises(ValueError):
+        game.new(2, {"variant": "classic4"}, seed=3)
+    with pytest.raises(ValueError):
+        game.new(3, seed=3)

@@ -63,7 +63,7 @@ def test_dealers_differ_by_seed_and_the_deal_rotates():
 @pytest.mark.parametrize(
     ("players", "options"),
     [
-        (2, {}),
+        (2, {"variant": "classic4"}),
         (4, {"variant": "duo"}),
         (3, {"variant": "classic4"}),
         (4, {"target": 3000}),

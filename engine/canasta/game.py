@@ -122,6 +122,10 @@ class CanastaGame(Game):
         layout: dict[str, Any] | None = None,
     ) -> State:
         players = int(players)
+        options = dict(options or {})
+        if "variant" not in options and players == VARIANTS["duo"]["players"]:
+            # No variant named: two players can only play `duo` (classic4 stays the default for four).
+            options["variant"] = "duo"
         opts = self.check_options(players, options)
         wanted = VARIANTS[opts["variant"]]["players"]
         if players != wanted:
