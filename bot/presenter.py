@@ -37,6 +37,16 @@ def _has(lang: str, key: str) -> bool:
     return t(lang, key) != key
 
 
+def effective_options(match: Match, seat_count: int) -> dict[str, Any]:
+    """The options a table would start with at this many seats: the creator's choices plus the game's defaults."""
+    game = engine.get(match.game)
+    players = min(max(seat_count, game.info.min_players), game.info.max_players)
+    try:
+        return game.check_options(players, match.options)
+    except ValueError:  # e.g. a variant chosen for another number of players: show the choices as they are
+        return {**{name: spec.default for name, spec in game.info.options.items()}, **match.options}
+
+
 def game_picker(lang: str, games: list[str]) -> OutMessage:
     buttons = [[Button(game_name(lang, game_id), callbacks.encode("n", 0, game_id))] for game_id in games]
     return OutMessage(t(lang, "new.pick"), keyboard=buttons)
@@ -47,7 +57,7 @@ def lobby(match: Match, seats: list[Seat], lang: str) -> OutMessage:
     names = seat_names(seats, lang)
     lines = [
         t(lang, "lobby.title", game=game_name(lang, match.game)),
-        option_text(match.game, match.options, lang),
+        option_text(match.game, effective_options(match, len(seats)), lang),
         t(lang, "lobby.seats", count=len(seats), min=game.info.min_players, max=game.info.max_players),
     ]
     lines += [f"{index + 1}. {name}" for index, name in enumerate(names)]

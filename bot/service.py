@@ -228,9 +228,12 @@ class Service:
             return Reply(t(lang, "err.unknown_game", games=", ".join(playable_games())), alert=True)
         game = engine.get(game_id)
         try:
-            options = game.check_options(game.info.min_players, options)
+            checked = game.check_options(game.info.max_players, options)
         except ValueError as error:
             return Reply(t(lang, "err.bad_option", reason=str(error)), alert=True)
+        # Only what the creator chose is stored; the rest follows the game's defaults for the seats at start
+        # (Canasta: two players play duo, four classic4).
+        options = {name: checked[name] for name in options}
         try:
             match = await self.store.create_match(
                 game_id, "casual", options, chat.platform, chat.chat_id, player_id, self._seeds.getrandbits(62)
@@ -343,7 +346,7 @@ class Service:
                 if spec is None or not spec.choices:
                     return Reply(t(lang, "err.bad_button"), alert=True)
                 values = list(spec.choices)
-                current = match.options.get(name, spec.default)
+                current = presenter.effective_options(match, len(seats)).get(name, spec.default)
                 nxt = values[(values.index(current) + 1) % len(values)] if current in values else spec.default
                 match = await self.store.set_match_options(match.id, {**match.options, name: nxt})
                 reply = Reply(t(lang, "lobby.option_set", value=presenter.option_text(match.game, {name: nxt}, lang)))

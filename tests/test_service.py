@@ -64,7 +64,9 @@ async def test_lobby_join_bots_start_and_refusals(setup):
     service, transport, store, _ = setup
     await service.command(ALI, GROUP, "new", ["kenza", "target=101"])
     match = await store.lobby_or_active_match("fake", "-100")
-    assert match.options == {"variant": "kenza", "target": 101}
+    assert match.options == {"target": 101}  # what the creator chose; the rest follows the game's defaults
+    lobby = transport.latest("-100").text  # the group speaks Arabic, the default
+    assert "كينزة (جمع ١٥)" in lobby and "إلى ١٠١" in lobby
     assert (await service.command(MONA, GROUP, "new", ["kenza"])).text == "This chat already has an open table."
     assert "already" in (await service.press(ALI, GROUP, callbacks.encode("j", match.id))).text
     # Only the creator changes options.
@@ -264,3 +266,15 @@ async def test_score_after_the_match_shows_the_final_scores(setup):
     reply = await service.command(MONA, GROUP, "score", [])
     assert match.status == "finished" and "Total" in reply.text
     assert all(str(points) in reply.text for points in match.result["scores"]), reply.text
+
+
+async def test_canasta_table_follows_its_seats_unless_a_variant_is_chosen(setup):
+    service, transport, store, _ = setup
+    await service.command(ALI, GROUP, "new", ["canasta", "target=2500"])
+    match = await store.lobby_or_active_match("fake", "-100")
+    assert "لاعبان" in transport.latest("-100").text  # "two players": one seat so far, shown as it would start
+    await service.press(ALI, GROUP, callbacks.encode("b", match.id, "normal"))
+    await service.press(ALI, GROUP, callbacks.encode("s", match.id))
+    match = await store.get_match(match.id)
+    assert match.status == "active" and match.snapshot["options"]["variant"] == "duo"
+    assert match.snapshot["options"]["target"] == 2500

@@ -113,6 +113,13 @@ class CanastaGame(Game):
     )
 
     # ---- set-up ---------------------------------------------------------------------------------------------
+    def check_options(self, players: int, options: dict[str, Any] | None) -> dict[str, Any]:
+        """With no variant named, two players can only play `duo`; `classic4` stays the default for four."""
+        given = dict(options or {})
+        if "variant" not in given and int(players) == VARIANTS["duo"]["players"]:
+            given["variant"] = "duo"
+        return super().check_options(players, given)
+
     def new(
         self,
         players: int,
@@ -122,10 +129,6 @@ class CanastaGame(Game):
         layout: dict[str, Any] | None = None,
     ) -> State:
         players = int(players)
-        options = dict(options or {})
-        if "variant" not in options and players == VARIANTS["duo"]["players"]:
-            # No variant named: two players can only play `duo` (classic4 stays the default for four).
-            options["variant"] = "duo"
         opts = self.check_options(players, options)
         wanted = VARIANTS[opts["variant"]]["players"]
         if players != wanted:
