@@ -28,8 +28,17 @@ def seat_names(seats: list[Seat], lang: str) -> list[str]:
 
 
 def option_text(game_id: str, options: dict[str, Any], lang: str) -> str:
-    parts = [t(lang, f"opt.{name}.{value}") if _has(lang, f"opt.{name}.{value}") else f"{value}"
-             for name, value in options.items()]
+    """`opt.NAME.VALUE` when the catalog names that value, else `opt.NAME` with {value}; unset (None) skipped."""
+    parts = []
+    for name, value in options.items():
+        if value is None:
+            continue
+        if _has(lang, f"opt.{name}.{value}"):
+            parts.append(t(lang, f"opt.{name}.{value}"))
+        elif _has(lang, f"opt.{name}"):
+            parts.append(t(lang, f"opt.{name}", value=value))
+        else:
+            parts.append(f"{value}")
     return " · ".join(parts)
 
 
@@ -68,10 +77,11 @@ def lobby(match: Match, seats: list[Seat], lang: str) -> OutMessage:
         lines.append(t(lang, "lobby.started"))
         return OutMessage("\n".join(lines))
     keyboard: Keyboard = []
+    ui = ui_for(match.game)
     option_row = [
         Button(t(lang, f"opt.name.{name}") + " ▸", callbacks.encode("o", match.id, name))
         for name, spec in game.info.options.items()
-        if spec.choices and len(spec.choices) > 1
+        if len(ui.option_values(name, spec)) > 1
     ]
     if option_row:
         keyboard.append(option_row)

@@ -343,9 +343,9 @@ class Service:
                     return Reply(t(lang, "err.creator_only"), alert=True)
                 name = args[0] if args else ""
                 spec = game.info.options.get(name)
-                if spec is None or not spec.choices:
+                values = list(ui_for(match.game).option_values(name, spec)) if spec is not None else []
+                if not values:
                     return Reply(t(lang, "err.bad_button"), alert=True)
-                values = list(spec.choices)
                 current = presenter.effective_options(match, len(seats)).get(name, spec.default)
                 nxt = values[(values.index(current) + 1) % len(values)] if current in values else spec.default
                 match = await self.store.set_match_options(match.id, {**match.options, name: nxt})

@@ -278,3 +278,15 @@ async def test_canasta_table_follows_its_seats_unless_a_variant_is_chosen(setup)
     match = await store.get_match(match.id)
     assert match.status == "active" and match.snapshot["options"]["variant"] == "duo"
     assert match.snapshot["options"]["target"] == 2500
+
+
+async def test_tunj_lobby_cycles_the_claim_window_and_hides_an_unset_target(setup):
+    service, transport, store, _ = setup
+    await service.command(ALI, GROUP, "new", ["tunj"])
+    match = await store.lobby_or_active_match("fake", "-100")
+    lobby = transport.latest("-100")
+    assert "None" not in lobby.text and "مهلة طنج 10" in lobby.text
+    assert any(b.data == callbacks.encode("o", match.id, "claim_seconds") for row in lobby.keyboard for b in row)
+    await service.press(ALI, GROUP, callbacks.encode("o", match.id, "claim_seconds"))
+    assert (await store.get_match(match.id)).options == {"claim_seconds": 15}
+    assert "مهلة طنج 15" in transport.latest("-100").text

@@ -28,7 +28,13 @@ class GameUI:
 
     game_id = ""
     turn_seconds = 60  # the per-turn timer a chat gets unless it set its own
+    # Lobby buttons for numeric table options the engine bounds but does not list (name -> values to cycle).
+    option_cycles: dict[str, tuple[Any, ...]] = {}
     buttons_per_row = 4
+
+    def option_values(self, name: str, spec: Any) -> tuple[Any, ...]:
+        """The values a lobby button cycles through for one option (empty: no button)."""
+        return tuple(spec.choices or self.option_cycles.get(name, ()))
 
     def rack_buttons(self, view: dict[str, Any], legal: list[str], lang: str, pick: str | None) -> list[list[UIButton]]:
         """One button per legal move; games with many moves override with a two-step layout."""

@@ -80,6 +80,7 @@ def _name(names: list[str], seat: Any) -> str:
 class TunjUI(GameUI):
     game_id = "tunj"
     turn_seconds = 90  # a turn is a chain of moves; each move restarts the timer
+    option_cycles = {"claim_seconds": (5, 10, 15, 20, 30)}
 
     # ---- buttons --------------------------------------------------------------------------------------------
     def rack_buttons(self, view: dict[str, Any], legal: list[str], lang: str, pick: str | None) -> list[list[UIButton]]:
