@@ -75,7 +75,13 @@ async def _run() -> int:
         return await _play("kenza", 2, None, None, "ar", None, None)
     from bot.runner import run_platforms
 
-    await run_platforms(settings)
+    try:
+        await run_platforms(settings)
+    except Exception as error:  # a bad token or no network at start-up: say so plainly, no traceback
+        logging.getLogger("majlis").debug("start-up failed", exc_info=True)
+        print(t("en", "run.failed", reason=f"{type(error).__name__}: {error}"), file=sys.stderr)
+        print(t("ar", "run.failed", reason=f"{type(error).__name__}: {error}"), file=sys.stderr)
+        return 1
     return 0
 
 

@@ -39,3 +39,16 @@ def test_run_with_a_token_builds_that_platform_only(monkeypatch):
     both = Settings.from_env({"TELEGRAM_BOT_TOKEN": "123:abc", "DISCORD_BOT_TOKEN": "x"})
     assert {type(adapter).__name__ for adapter in build_adapters(object(), both)} == {"TelegramAdapter",
                                                                                       "DiscordAdapter"}
+
+
+def test_run_that_cannot_start_says_why_and_exits_1(no_tokens, monkeypatch, capsys):
+    import bot.runner
+
+    async def refuse(settings):
+        raise ConnectionError("no route to the Bot API")
+
+    monkeypatch.setenv("TELEGRAM_BOT_TOKEN", "123:abc")
+    monkeypatch.setattr(bot.runner, "run_platforms", refuse)
+    assert cli.main(["run"]) == 1
+    err = capsys.readouterr().err
+    assert "could not start: ConnectionError: no route to the Bot API" in err
