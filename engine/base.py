@@ -110,9 +110,9 @@ class Game(ABC):
         """A new match, dealt from `seed` or set up from an explicit `layout`."""
 
     # ---- play -----------------------------------------------------------------------------------------------
-    @abstractmethod
     def to_move(self, state: State) -> int | None:
-        """The seat to move, or None once the match is over."""
+        """The seat to move, or None once the match is over (games keep `over` and `to_move` in their state)."""
+        return None if state["over"] else state["to_move"]
 
     @abstractmethod
     def legal_moves(self, state: State, seat: int) -> list[str]:

@@ -60,6 +60,17 @@ async def play_first_button(service, transport, actor, match_id):
     return reply
 
 
+async def play_to_the_end(service, transport, store):
+    """Ali against a bot to 101, pressing his first button each turn, until the match is over."""
+    match, _ = await open_table(service, options=("target=101",))
+    for _ in range(500):
+        match = await store.get_match(match.id)
+        if match.status != "active":
+            break
+        await play_first_button(service, transport, ALI, match.id)
+    return match
+
+
 async def test_lobby_join_bots_start_and_refusals(setup):
     service, transport, store, _ = setup
     await service.command(ALI, GROUP, "new", ["kenza", "target=101"])
@@ -87,12 +98,7 @@ async def test_lobby_join_bots_start_and_refusals(setup):
 
 async def test_whole_match_against_a_bot_then_replay_and_leaderboard(setup):
     service, transport, store, _ = setup
-    match, _ = await open_table(service, options=("target=101",))
-    for _ in range(500):
-        match = await store.get_match(match.id)
-        if match.status != "active":
-            break
-        await play_first_button(service, transport, ALI, match.id)
+    match = await play_to_the_end(service, transport, store)
     assert match.status == "finished"
     # Replay the log from the seed: the same final state.
     game = engine.get("kenza")
@@ -257,12 +263,7 @@ async def test_commands_help_rules_lang_and_unknown(setup):
 
 async def test_score_after_the_match_shows_the_final_scores(setup):
     service, transport, store, _ = setup
-    match, _ = await open_table(service, options=("target=101",))
-    for _ in range(500):
-        match = await store.get_match(match.id)
-        if match.status != "active":
-            break
-        await play_first_button(service, transport, ALI, match.id)
+    match = await play_to_the_end(service, transport, store)
     reply = await service.command(MONA, GROUP, "score", [])
     assert match.status == "finished" and "Total" in reply.text
     assert all(str(points) in reply.text for points in match.result["scores"]), reply.text

@@ -112,9 +112,6 @@ class TunjGame(Game):
         return state
 
     # ---- play -----------------------------------------------------------------------------------------------
-    def to_move(self, state: State) -> int | None:
-        return None if state["over"] else state["to_move"]
-
     def legal_moves(self, state: State, seat: int) -> list[str]:
         if self.to_move(state) != seat:
             return []
