@@ -104,7 +104,7 @@ class TelegramDriver:
         from bot.telegram_adapter import TelegramAdapter
         from tests.tg_harness import RecordingRequest, make_settings
 
-        request = RecordingRequest(self.server, poll_wait=0.5)
+        request = RecordingRequest(self.server)
         self.adapter = TelegramAdapter.for_tests(service, make_settings(), request)
         await self.adapter.start(receive=False)  # updates are handed in directly, as a webhook would
 

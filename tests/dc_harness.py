@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import json
+import random
 import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -116,7 +117,7 @@ class FakeDiscord:
         self.install(adapter.client)
         await adapter.login()
 
-    async def feed(self, client: discord.Client, payload: dict[str, Any], timeout: float = 30.0) -> list[Call]:
+    async def feed(self, client: discord.Client, payload: dict[str, Any]) -> list[Call]:
         """Deliver one INTERACTION_CREATE and wait until the adapter has finished with it; its calls."""
         async_context.set(self.webhook_adapter)
         start = len(self.calls)
@@ -124,7 +125,7 @@ class FakeDiscord:
         client._connection.parse_interaction_create(payload)  # type: ignore[arg-type]
         spawned = asyncio.all_tasks() - before
         if spawned:
-            await asyncio.wait_for(asyncio.gather(*spawned), timeout)
+            await asyncio.gather(*spawned)
         return self.calls[start:]
 
     # ------------------------------------------------------------------------------------------ payloads
@@ -433,9 +434,11 @@ def answers(calls: list[Call]) -> list[str]:
 
 
 # ---------------------------------------------------------------------------------------------- flows
-async def start_adapter(store: Store, fake: FakeDiscord, service: Service | None = None) -> DiscordAdapter:
-    """A DiscordAdapter logged in to the fake (commands synced, components registered), without a gateway."""
-    adapter = DiscordAdapter(service or Service(store), settings())
+async def start_adapter(store: Store, fake: FakeDiscord, service: Service | None = None, seed: int = 1
+                        ) -> DiscordAdapter:
+    """A DiscordAdapter logged in to the fake (commands synced, components registered), without a gateway; its
+    service (unless given) deals from `seed`, so a test meets the same cards every run."""
+    adapter = DiscordAdapter(service or Service(store, seed_source=random.Random(seed)), settings())
     await fake.login(adapter)
     return adapter
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import random
 from typing import Any
 
 import pytest
@@ -150,7 +151,7 @@ async def test_commands_sync_to_the_guild_with_arabic_and_english_texts(store):
 
 async def test_global_sync_without_a_guild_and_a_slash_command_with_options(store):
     fake = FakeDiscord()
-    adapter = DiscordAdapter(Service(store), dc_settings(guild=False))
+    adapter = DiscordAdapter(Service(store, seed_source=random.Random(1)), dc_settings(guild=False))
     await fake.login(adapter)
     try:
         assert f"/applications/{APP_ID}/commands" in fake.commands
@@ -165,7 +166,7 @@ async def test_global_sync_without_a_guild_and_a_slash_command_with_options(stor
 
 async def test_start_connects_in_the_background_and_stop_ends_it(store, monkeypatch):
     fake = FakeDiscord()
-    service = Service(store)
+    service = Service(store, seed_source=random.Random(1))
     adapter = DiscordAdapter(service, dc_settings())
     fake.install(adapter.client)
     connected = asyncio.Event()
@@ -176,7 +177,7 @@ async def test_start_connects_in_the_background_and_stop_ends_it(store, monkeypa
         await asyncio.Event().wait()
 
     monkeypatch.setattr(adapter.client, "connect", connect)
-    await asyncio.wait_for(adapter.start(), 5)
+    await adapter.start()
     assert connected.is_set() and service.transports["discord"] is adapter.transport
-    await asyncio.wait_for(adapter.stop(), 5)
+    await adapter.stop()
     assert adapter.client.is_closed()

@@ -364,17 +364,24 @@ async def test_failed_inner_call_rolls_back_only_itself(store: Store) -> None:
 
 
 async def test_other_tasks_wait_for_a_transaction(store: Store) -> None:
+    """The reader asks while the writer holds its transaction; the writer then makes one more round trip to the
+    database. Were the reader not held back by the lock, its query would reach the connection first and finish
+    before "writer out"."""
     order: list[str] = []
+    inside, reader_asked = asyncio.Event(), asyncio.Event()
 
     async def writer() -> None:
         async with store.transaction():
             await store.upsert_player("tg", 1, "A")
             order.append("writer in")
-            await asyncio.sleep(0.05)
+            inside.set()
+            await reader_asked.wait()
+            await store.find_player("tg", 1)
             order.append("writer out")
 
     async def reader() -> None:
-        await asyncio.sleep(0.01)
+        await inside.wait()
+        reader_asked.set()
         found = await store.find_player("tg", 1)
         order.append(f"reader saw {found is not None}")
 
@@ -389,7 +396,7 @@ async def test_cancelled_transaction_rolls_back_and_store_stays_usable(store: St
         async with store.transaction():
             await store.upsert_player("tg", 1, "A")
             inside.set()
-            await asyncio.sleep(10)
+            await asyncio.Event().wait()  # until cancelled
 
     task = asyncio.create_task(slow())
     await inside.wait()

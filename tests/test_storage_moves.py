@@ -13,6 +13,8 @@ from typing import Any
 
 import pytest
 
+import engine
+from engine import bots as engine_bots
 from storage import GameStats, NotFound, StaleVersion, Store
 from storage.stats import seat_outcomes
 
@@ -180,12 +182,15 @@ async def test_many_concurrent_writers_lose_no_update(store: Store) -> None:
     match, _ = await _started(store)
     wins: dict[int, list[str]] = {}
     per_task, tasks = 5, 20
+    all_read = asyncio.Barrier(tasks)
 
     async def writer(name: str) -> None:
-        applied = 0
+        applied, first = 0, True
         while applied < per_task:
             seen = await store.get_match(match.id)
-            await asyncio.sleep(0)  # let the others read the same version
+            if first:  # every writer holds the same version before the first of them applies
+                await all_read.wait()
+                first = False
             move = f"{name}.{applied}"
             try:
                 new = await store.apply_move(match.id, seen.version, 0, "human", move,
@@ -337,8 +342,6 @@ async def test_leaderboard_order_and_filters(store: Store) -> None:
 
 async def test_kenza_match_replays_from_the_move_log(tmp_path: Path) -> None:
     """Play a whole Kenza match through the store with bots, reopen, and rebuild the state from seed + moves."""
-    engine = pytest.importorskip("engine")
-    bots = pytest.importorskip("engine.bots")
     game = engine.get("kenza")
     path = str(tmp_path / "kenza.db")
     store = await Store.open(path)
@@ -349,7 +352,7 @@ async def test_kenza_match_replays_from_the_move_log(tmp_path: Path) -> None:
         await store.add_seat(match.id, player_id=person.id)
     state = game.new(players=2, options=options, seed=match.seed)
     match = await store.start_match(match.id, game.to_json(state), None)
-    chooser, rng = bots.get("kenza", "random"), random.Random(5)
+    chooser, rng = engine_bots.get("kenza", "random"), random.Random(5)
     while (seat := game.to_move(state)) is not None:
         move = chooser.choose(game.view(state, seat), game.legal_moves(state, seat), rng)
         state = game.apply(state, seat, move)

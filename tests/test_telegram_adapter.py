@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import asyncio
+import random
 
 import pytest
 
@@ -42,7 +42,7 @@ def test_api_urls_for_a_self_hosted_server():
 async def test_start_publishes_menus_polls_and_stop_ends_polling(store):
     server = FakeTelegram()
     async with Bot(server, store) as bot:
-        await asyncio.sleep(0.15)
+        await server.polled.wait()
         menus = server.api_calls("setMyCommands")
         assert sorted(str(c.params.get("language_code")) for c in menus) == ["None", "ar", "en"]
         for call in menus:
@@ -53,15 +53,14 @@ async def test_start_publishes_menus_polls_and_stop_ends_polling(store):
         assert server.api_calls("deleteWebhook"), "polling starts by dropping any webhook"
         assert [c for c in server.calls if c.method == "getUpdates"], "the updater polls"
         assert bot.adapter.transport.deep_link("m7") == f"https://t.me/{BOT_USERNAME}?start=m7"
-    polls = len([c for c in server.calls if c.method == "getUpdates"])
-    await asyncio.sleep(0.15)
-    assert len([c for c in server.calls if c.method == "getUpdates"]) == polls, "stop() ended polling"
+        assert server.open_polls == 1, "a long poll is waiting for updates"
+    assert server.open_polls == 0 and not bot.adapter.application.updater.running, "stop() ended polling"
 
 
 async def test_base_url_points_the_bot_at_a_self_hosted_server(store):
     from bot.service import Service
 
-    adapter = TelegramAdapter(Service(store), make_settings(base_url="http://localhost:8081"),
+    adapter = TelegramAdapter(Service(store, seed_source=random.Random(1)), make_settings(base_url="http://localhost:8081"),
                               request=RecordingRequest(), get_updates_request=RecordingRequest())
     assert adapter.application.bot.base_url.startswith("http://localhost:8081/bot")
 

@@ -7,7 +7,6 @@ and its Yes/No — while every call to the group is checked for hand cards.
 from __future__ import annotations
 
 import re
-import time
 from typing import Any
 
 import pytest
@@ -35,7 +34,6 @@ CHAMS = user(333, "Chams")
 CARD = re.compile(r"^(?:[2-9TJQKA][SHDC]|X)$")
 LABEL = re.compile(r"(?:10|[2-9JQKA])[♠♥♦♣]|🃏")
 MAX_MOVES = 2000
-MAX_SECONDS = 40
 
 
 @pytest.fixture
@@ -154,7 +152,6 @@ class GroupWatch:
 
 
 async def test_classic4_partners_and_two_bots_play_by_buttons(store):
-    started = time.perf_counter()
     server = FakeTelegram()
     watch = GroupWatch(store)
     server.on_call = watch
@@ -190,7 +187,6 @@ async def test_classic4_partners_and_two_bots_play_by_buttons(store):
                 reply = await bot.command(ALICE, GROUP_ID, "/score")
                 score_text = reply.params["text"] if reply else ""
             hands_scored = rounds
-        elapsed = time.perf_counter() - started
         match = await store.get_match(match_id)
         assert match.status == "finished", f"not over after {moves} human moves"
         final = GAME.from_json(match.snapshot)
@@ -198,7 +194,7 @@ async def test_classic4_partners_and_two_bots_play_by_buttons(store):
         assert max(result["scores"]) >= 2500
         records = await store.moves(match_id)
         print(f"classic4 to 2500 over Telegram: {len(result['history'])} hands, {moves} human moves, "
-              f"{len(records)} in all, {sum(h.presses for h in humans.values())} presses, {elapsed:.1f} s")
+              f"{len(records)} in all, {sum(h.presses for h in humans.values())} presses")
 
         # Partners: "May I go out?" came up (seed 3) and each ask was answered at once by the other human, with
         # the No button the first time and Yes after.
@@ -231,4 +227,3 @@ async def test_classic4_partners_and_two_bots_play_by_buttons(store):
         assert after_end is not None and after_end.params["text"]
         top = await bot.command(ALICE, GROUP_ID, "/top canasta")
         assert top is not None and "Alice" in top.params["text"] and "Chams" in top.params["text"]
-        assert elapsed < MAX_SECONDS

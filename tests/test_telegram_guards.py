@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-import time
+import asyncio
+from typing import Any
 
 import pytest
 
@@ -142,15 +143,31 @@ async def test_restart_mid_match_keeps_editing_the_same_table_message(db_path):
         await store.close()
 
 
-async def test_retry_after_during_a_move_is_waited_out_and_the_move_lands(store):
+class LimiterClock:
+    """Stands in for the `asyncio` module inside PTB's rate limiter: its waits are recorded, not slept."""
+
+    def __init__(self) -> None:
+        self.waits: list[float] = []
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(asyncio, name)
+
+    async def sleep(self, seconds: float) -> None:
+        self.waits.append(seconds)
+
+
+async def test_retry_after_during_a_move_is_waited_out_and_the_move_lands(store, monkeypatch):
+    import telegram.ext._aioratelimiter as limiter_module
+
+    limiter_clock = LimiterClock()
+    monkeypatch.setattr(limiter_module, "asyncio", limiter_clock)
     server = FakeTelegram()
     async with Bot(server, store) as bot:
         match_id = await open_table(bot, ALICE, [BADR])
         match, seat = await seat_to_move(store, match_id)
         server.retry_once["editMessageMedia"] = 1
-        started = time.monotonic()
         await play_one(bot, match_id, HUMANS)
-        assert time.monotonic() - started >= 1.0, "the rate limiter waited retry_after"
+        assert len(limiter_clock.waits) == 1 and limiter_clock.waits[0] >= 1.0, "the limiter waited retry_after"
         assert "editMessageMedia" not in server.retry_once
         limited = [i for i, c in enumerate(server.calls) if c.status == 429]
         assert len(limited) == 1

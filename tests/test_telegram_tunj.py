@@ -6,7 +6,6 @@ the attempt and the call shown in the group's table caption.
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 import pytest
@@ -32,7 +31,6 @@ UI = ui_for("tunj")
 ALICE = user(111, "Alice")
 GROUP_LANG = "ar"  # a group that never chose a language speaks Arabic
 MAX_MOVES = 1500
-MAX_SECONDS = 40
 
 
 @pytest.fixture
@@ -98,7 +96,6 @@ async def press_move(bot: Bot, match_id: int, seat: int, want: str) -> int:
 
 
 async def test_whole_hand_against_a_random_bot_by_buttons(store):
-    started = time.perf_counter()
     server = FakeTelegram()
     async with Bot(server, store, seed=2) as bot:
         match_id = await open_against_bot(bot, "random")
@@ -124,12 +121,11 @@ async def test_whole_hand_against_a_random_bot_by_buttons(store):
             if want == "tunj":
                 caption = server.latest(GROUP_ID, "editMessageMedia").shown_text
                 assert f"Alice: {UI.describe_move('tunj', GROUP_LANG)}" in caption, caption
-        elapsed = time.perf_counter() - started
         match, state = await position(store, match_id)
         assert match.status == "finished", f"hand not over after {moves} moves"
         result = GAME.result(state)
         assert len(result["history"]) == 1, "one hand: the match without a target"
-        print(f"tunj hand over Telegram: {moves} human moves, {presses} presses, {called} calls, {elapsed:.1f} s")
+        print(f"tunj hand over Telegram: {moves} human moves, {presses} presses, {called} calls")
         assert called >= 1, "the random bot's attempts were called with the Tunj! button"
         assert presses > moves, "moves took a source press and a target press"
         assert await replays(store, match_id)
@@ -140,7 +136,6 @@ async def test_whole_hand_against_a_random_bot_by_buttons(store):
                    if c.button_labels)
         sent, edits = group_table_calls(server)
         assert len(sent) == 1 and {int(c.params["message_id"]) for c in edits} == {sent[0].sent_id}
-        assert elapsed < MAX_SECONDS
 
 
 def rule_breaking(state: dict[str, Any], seat: int) -> str:

@@ -8,6 +8,7 @@ import json
 import random
 import socket
 import urllib.request
+from typing import Any
 
 from bot.service import Service
 from bot.telegram_adapter import TelegramAdapter
@@ -43,13 +44,17 @@ async def test_webhook_receives_an_update_and_the_bot_answers(tmp_path):
         assert hooks and hooks[-1].params["url"] == url
         secret = hooks[-1].params["secret_token"]
         who = user(41, "Huda")
+        answered = asyncio.Event()
+
+        async def watch(call: Any) -> None:
+            if call.method == "sendMessage" and call.chat_id == str(who["id"]):
+                answered.set()
+
+        server.on_call = watch
         update = server.command(adapter.application.bot, who, who["id"], "/help").to_dict()
         status = await asyncio.to_thread(post, f"http://127.0.0.1:{port}/hook/{port}", update, secret)
         assert status == 200
-        for _ in range(100):
-            if any(c.method == "sendMessage" and c.chat_id == str(who["id"]) for c in server.calls):
-                break
-            await asyncio.sleep(0.05)
+        await answered.wait()  # the update is processed after the webhook answered 200
         answers = [c for c in server.calls if c.method == "sendMessage" and c.chat_id == str(who["id"])]
         assert answers and "/new" in answers[-1].params["text"]
         # A request without the secret is refused by the webhook server and reaches nobody.

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-import time
 
 import pytest
 
@@ -383,7 +382,6 @@ def _policy(legal: list[str]) -> str:
 
 async def test_whole_hand_human_against_a_bot_by_button_presses(setup):
     service, transport, store, _ = setup
-    started = time.perf_counter()
     match = await open_tunj(service, players=(ALI,), bots=("random",))
     human = next(seat.seat for seat in await store.seats(match.id) if seat.display_name == "Ali")
     presses = called = within = 0
@@ -412,7 +410,6 @@ async def test_whole_hand_human_against_a_bot_by_button_presses(setup):
     for record in await store.moves(match.id):
         replay = GAME.apply(replay, record.seat, record.move)
     assert GAME.to_json(replay) == match.snapshot
-    assert time.perf_counter() - started < 40
 
 
 async def test_rules_command(setup):

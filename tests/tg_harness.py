@@ -13,7 +13,6 @@ import asyncio
 import hashlib
 import itertools
 import json
-import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -30,6 +29,7 @@ GROUP_ID = -1001234567890
 NOT_MODIFIED = ("Bad Request: message is not modified: specified new message content and reply markup are exactly "
                 "the same as a current content and reply markup of the message")
 CANT_INITIATE = "Forbidden: bot can't initiate conversation with a user"
+DATE = 1_700_000_000  # every message's date: nothing here reads the wall clock
 
 
 @dataclass
@@ -74,7 +74,7 @@ class StoredMessage:
     markup: dict[str, Any] | None = None
 
     def as_json(self, chats: FakeTelegram) -> dict[str, Any]:
-        data: dict[str, Any] = {"message_id": self.message_id, "date": int(time.time()),
+        data: dict[str, Any] = {"message_id": self.message_id, "date": DATE,
                                 "chat": chats.chat_json(self.chat_id),
                                 "from": {"id": BOT_ID, "is_bot": True, "first_name": "Majlis",
                                          "username": BOT_USERNAME}}
@@ -100,6 +100,8 @@ class FakeTelegram:
     admins: set[str] = field(default_factory=set)  # user ids that are administrators of the group
     retry_once: dict[str, int] = field(default_factory=dict)  # method -> retry_after seconds, answered once
     on_call: Callable[[Call], Awaitable[None]] | None = None
+    polled: asyncio.Event = field(default_factory=asyncio.Event)  # set by the first getUpdates
+    open_polls: int = 0  # long polls waiting right now
     _ids: itertools.count = field(default_factory=lambda: itertools.count(100))
     _update_ids: itertools.count = field(default_factory=lambda: itertools.count(1))
 
@@ -139,13 +141,13 @@ class FakeTelegram:
         payload = {
             "update_id": next(self._update_ids),
             "message": {
-                "message_id": message_id, "date": int(time.time()), "chat": self.chat_json(str(chat_id)),
+                "message_id": message_id, "date": DATE, "chat": self.chat_json(str(chat_id)),
                 "from": user, "text": text,
                 "entities": [{"type": "bot_command", "offset": 0, "length": len(word)}],
             },
         }
         if reply_to is not None:  # the command answers another user's message
-            payload["message"]["reply_to_message"] = {"message_id": message_id - 1, "date": int(time.time()),
+            payload["message"]["reply_to_message"] = {"message_id": message_id - 1, "date": DATE,
                                                       "chat": self.chat_json(str(chat_id)), "from": reply_to,
                                                       "text": "hello"}
         return Update.de_json(payload, bot)
@@ -164,6 +166,15 @@ class FakeTelegram:
         return Update.de_json(payload, bot)
 
     # ------------------------------------------------------------------------------------------------- answers
+    async def long_poll(self) -> None:
+        """A getUpdates with a timeout waits, as Telegram's would, for updates that never come here (tests hand
+        updates to the application directly); the updater cancels it when it stops."""
+        self.open_polls += 1
+        try:
+            await asyncio.Event().wait()
+        finally:
+            self.open_polls -= 1
+
     async def handle(self, method: str, params: dict[str, Any], files: dict[str, bytes]) -> tuple[int, Any]:
         call = Call(method, params, files)
         self.calls.append(call)
@@ -193,6 +204,7 @@ class FakeTelegram:
         if method in ("setMyCommands", "deleteWebhook", "answerCallbackQuery", "setWebhook", "deleteMyCommands"):
             return 200, True
         if method == "getUpdates":
+            self.polled.set()
             return 200, []
         if method == "getChatMember":
             user_id = str(params["user_id"])
@@ -256,9 +268,8 @@ class FakeTelegram:
 class RecordingRequest(BaseRequest):
     """The `BaseRequest` handed to `ApplicationBuilder.request(...)` and `.get_updates_request(...)`."""
 
-    def __init__(self, server: FakeTelegram | None = None, poll_wait: float = 0.05) -> None:
+    def __init__(self, server: FakeTelegram | None = None) -> None:
         self.server = server or FakeTelegram()
-        self.poll_wait = poll_wait
 
     @property
     def read_timeout(self) -> float | None:
@@ -287,9 +298,9 @@ class RecordingRequest(BaseRequest):
             for name, value in request_data.multipart_data.items():
                 content = value[1] if isinstance(value, tuple) else value
                 files[name] = content if isinstance(content, bytes) else content.read()
-        if api_method == "getUpdates":
-            await asyncio.sleep(self.poll_wait)  # a short long-poll, so the polling loop does not spin
         status, body = await self.server.handle(api_method, params, files)
+        if api_method == "getUpdates" and status == 200 and float(params.get("timeout") or 0) > 0:
+            await self.server.long_poll()
         return status, json.dumps(body).encode()
 
 
@@ -335,6 +346,7 @@ class Bot:
 
     def __init__(self, server: FakeTelegram, store: Any, *, clock: Callable[[], float] | None = None,
                  seed: int = 1, images: bool = True) -> None:
+        """`seed` fixes every deal the service makes; `clock` (a `Clock` unless given) is the only time it reads."""
         import random
 
         from bot.service import Service
@@ -342,7 +354,7 @@ class Bot:
 
         self.server = server
         self.store = store
-        self.service = Service(store, clock=clock or time.time, seed_source=random.Random(seed))
+        self.service = Service(store, clock=clock or Clock(), seed_source=random.Random(seed))
         self.request = RecordingRequest(server)
         self.adapter = TelegramAdapter.for_tests(self.service, make_settings(), self.request, images=images)
 
