@@ -1,8 +1,26 @@
-"""Shared pytest set-up: the project root on sys.path for running tests straight from a checkout."""
+"""Shared pytest set-up: the project root on sys.path for running tests straight from a checkout, and a guard that
+every `Service` a test builds is seeded, so each run plays the same deals."""
 
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
+
+
+@pytest.fixture(autouse=True)
+def seeded_services(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A test whose Service draws its match seeds from the OS would play a different deal each run, and any
+    branch on the dealt cards would flip between runs: refuse to build one."""
+    from bot.service import Service
+
+    build = Service.__init__
+
+    def seeded_only(self: Service, store: object, *args: object, **kwargs: object) -> None:
+        assert kwargs.get("seed_source") is not None, "build the Service with seed_source=random.Random(<seed>)"
+        build(self, store, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Service, "__init__", seeded_only)

@@ -1,11 +1,46 @@
-"""An in-memory Transport that records what the service shows, for service-level tests."""
+"""An in-memory Transport that records what the service shows, for service-level tests; and forced Kenza deals,
+so a test meets the case it names (a plain move first, or a capture choice first) on every run."""
 
 from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass
+from typing import Any
 
+import engine
 from bot.messages import MessageGone, OutMessage, Unreachable
+from storage import Store
+from storage.models import Match, dumps
+
+# Two-player Kenza deals with seat 0 to move. Seat 0's rack offers one plain move button and one capture choice
+# (6🪙 takes 2+3+4 or 4+5); the two layouts differ in which of them comes first.
+_TABLE = ["2C", "3C", "4C", "5C"]
+MOVE_FIRST: dict[str, Any] = {"hands": [["1C", "6O", "12E"], ["7C", "2B", "11O"]], "table": _TABLE, "stock": [],
+                              "dealer": 1}
+PICK_FIRST: dict[str, Any] = {"hands": [["6O", "1C", "12E"], ["7C", "2B", "11O"]], "table": _TABLE, "stock": [],
+                              "dealer": 1}
+LAYOUTS = {"move first": MOVE_FIRST, "pick first": PICK_FIRST}
+# The same two racks for seat 0, reached after seat 1 opens with its one plain move (12⚔️ takes 3🏆): for tests that
+# need a version older than the keyboard they press.
+_BADR = ["12B", "4B", "6B"]
+_TABLE_7 = ["2C", "3C", "4C", "5C", "7O"]
+AFTER_A_MOVE: dict[str, dict[str, Any]] = {
+    "move first": {"hands": [["1C", "6O", "12E"], _BADR], "table": _TABLE_7, "stock": [], "dealer": 0},
+    "pick first": {"hands": [["6O", "1C", "12E"], _BADR], "table": _TABLE_7, "stock": [], "dealer": 0},
+}
+
+
+async def force_layout(store: Store, match_id: int, layout: dict[str, Any]) -> Match:
+    """Replace a just-started match's deal with `layout` (the engine's `layout=` argument) as if its seed had dealt
+    it. Only at version 0, so no stored move is left behind that the new deal would contradict; the caller then
+    lets the service show it (`service.resume()` brings every table and rack up to date)."""
+    match = await store.get_match(match_id)
+    assert match is not None and match.status == "active" and match.version == 0, "force a deal before any move"
+    game = engine.get(match.game)
+    state = game.new(len(await store.seats(match_id)), match.options, layout=layout)
+    async with store.transaction() as db:
+        await db.execute("UPDATE matches SET snapshot = ? WHERE id = ?", (dumps(game.to_json(state)), match_id))
+    return await store.get_match(match_id)
 
 
 @dataclass

@@ -3,6 +3,7 @@ user, and no change to the match."""
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import pytest
@@ -22,6 +23,7 @@ from tests.dc_harness import (
     user,
     whose_turn,
 )
+from tests.fakes import LAYOUTS, force_layout
 
 CHAMS = user(3, "Chams")
 
@@ -84,13 +86,25 @@ async def test_seated_player_out_of_turn_is_refused(store, table):
     assert await snapshot(store, match_id) == before
 
 
-async def test_double_press_applies_once_and_old_buttons_are_stale(store, table):
+@pytest.mark.parametrize("layout", sorted(LAYOUTS))
+async def test_double_press_applies_once_and_old_buttons_are_stale(store, table, layout):
+    """Both first controls a rack can start with: a move, and a capture choice whose takes then show."""
     fake, adapter, match_id = table
+    await force_layout(store, match_id, LAYOUTS[layout])
+    await adapter.service.resume()
     _, who = await whose_turn(store, match_id)
+    assert who is AMINA
     own = await open_hand(fake, adapter, who)
-    move = custom_ids(own, "m:")[0] if custom_ids(own, "m:") else None
-    if move is None:
-        pytest.skip("this deal starts with a capture choice")  # seeds vary; the match test covers picks
+    first_control = [code for code in custom_ids(own) if code.startswith(("m:", "p:"))][0]
+    if layout == "move first":
+        move = first_control
+        assert move.startswith("m:")
+    else:
+        assert first_control.startswith("p:")
+        await fake.feed(adapter.client, fake.press(who, own["id"], first_control))
+        own = fake.messages[own["id"]]
+        assert len(custom_ids(own, "m:")) == 2, "the two takes of 6🪙 show"
+        move = custom_ids(own, "m:")[0]
     first, second = fake.press(who, own["id"], move), fake.press(who, own["id"], move)
     version = (await store.get_match(match_id)).version
     await fake.feed(adapter.client, first)
@@ -165,7 +179,7 @@ async def test_a_timer_notice_pings_the_player_it_names(store):
 
     now = [1_000.0]
     fake = FakeDiscord()
-    adapter = await start_adapter(store, fake, Service(store, clock=lambda: now[0]))
+    adapter = await start_adapter(store, fake, Service(store, clock=lambda: now[0], seed_source=random.Random(1)))
     try:
         match_id = await open_table(fake, adapter, store)
         _, who = await whose_turn(store, match_id)

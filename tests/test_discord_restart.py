@@ -4,6 +4,7 @@ replaced by a fresh ephemeral."""
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import pytest
@@ -12,6 +13,7 @@ from bot.discord_adapter.views import ActionButton, ActionSelect
 from bot.service import Service
 from storage import Store
 from tests.dc_harness import EPHEMERAL, FakeDiscord, answers, custom_ids, open_table, start_adapter, whose_turn
+from tests.fakes import LAYOUTS, force_layout
 
 
 async def hand(fake: FakeDiscord, adapter: Any, who: dict[str, Any]) -> tuple[dict[str, Any] | None, list[Any]]:
@@ -22,15 +24,23 @@ async def hand(fake: FakeDiscord, adapter: Any, who: dict[str, Any]) -> tuple[di
 
 
 def first_move(rack: dict[str, Any]) -> str:
-    return (custom_ids(rack, "m:") or custom_ids(rack, "p:"))[0]
+    """The rack's first control that plays or opens a capture choice."""
+    return [code for code in custom_ids(rack) if code.startswith(("m:", "p:"))][0]
 
 
-async def test_restart_keeps_every_old_button_working(tmp_path):
+async def forced(adapter: Any, store: Store, match_id: int, layout: str) -> None:
+    await force_layout(store, match_id, LAYOUTS[layout])
+    await adapter.service.resume()
+
+
+@pytest.mark.parametrize("layout", sorted(LAYOUTS))
+async def test_restart_keeps_every_old_button_working(tmp_path, layout):
     path = str(tmp_path / "db.sqlite")
     fake = FakeDiscord()
     store = await Store.open(path)
     adapter = await start_adapter(store, fake)
     match_id = await open_table(fake, adapter, store)
+    await forced(adapter, store, match_id, layout)
     table_id = fake.last_with_button("h:")["id"]
     _, who = await whose_turn(store, match_id)
     old_rack, _ = await hand(fake, adapter, who)  # shown before the restart, pressed after it
@@ -39,7 +49,7 @@ async def test_restart_keeps_every_old_button_working(tmp_path):
     await store.close()
 
     store = await Store.open(path)
-    service = Service(store)
+    service = Service(store, seed_source=random.Random(2))
     adapter = await start_adapter(store, fake, service)
     try:
         registered = set(adapter.client._connection._view_store._dynamic_items.values())
@@ -51,9 +61,10 @@ async def test_restart_keeps_every_old_button_working(tmp_path):
         assert any(c.method == "PATCH" and c.path.endswith(table_id) for c in resumed)
 
         code = first_move(old_rack)
+        assert code.startswith("m:" if layout == "move first" else "p:")
         calls = await fake.feed(adapter.client, fake.press(who, old_rack["id"], code))
         assert calls and calls[0].payload["type"] == 6
-        if code.startswith("p:"):  # a capture choice first: the same ephemeral now offers the takes
+        if layout == "pick first":  # the same ephemeral now offers the takes
             calls = await fake.feed(adapter.client, fake.press(who, old_rack["id"], custom_ids(
                 fake.messages[old_rack["id"]], "m:")[0]))
         assert (await store.get_match(match_id)).version == version + 1, "the pre-restart button played"
@@ -65,12 +76,14 @@ async def test_restart_keeps_every_old_button_working(tmp_path):
         await store.close()
 
 
-@pytest.fixture
-async def table(tmp_path):
+@pytest.fixture(params=sorted(LAYOUTS))
+async def table(tmp_path, request):
+    """A two-player table whose first rack control is a move, or a capture choice (one run each)."""
     store = await Store.open(str(tmp_path / "db.sqlite"))
     fake = FakeDiscord()
     adapter = await start_adapter(store, fake)
     match_id = await open_table(fake, adapter, store)
+    await forced(adapter, store, match_id, request.param)
     yield fake, adapter, store, match_id
     await adapter.client.close()
     await store.close()
@@ -86,7 +99,7 @@ async def test_a_rack_that_can_no_longer_be_edited_comes_back_fresh(table, statu
         fake.frozen.add(rack["id"])  # its webhook token outlived 15 minutes
     else:
         fake.fail_original = (404, 10015, "Unknown Webhook")
-    code = first_move(rack)
+    code = first_move(rack)  # a move with one layout, a capture choice with the other
     calls = await fake.feed(adapter.client, fake.press(who, rack["id"], code))
     failed = [c for c in calls if c.method == "PATCH" and c.path.endswith("@original")]
     assert failed and failed[0].status == status

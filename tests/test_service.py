@@ -12,7 +12,7 @@ from bot import callbacks
 from bot.messages import Actor, ChatRef
 from bot.service import Service
 from storage import Store
-from tests.fakes import FakeTransport
+from tests.fakes import LAYOUTS, FakeTransport, force_layout
 
 GROUP = ChatRef("fake", "-100", private=False)
 ALI = Actor("fake", "1", "Ali", language="en")
@@ -115,21 +115,22 @@ async def test_whole_match_against_a_bot_then_replay_and_leaderboard(setup):
     assert len(table_sends) == 2  # the lobby and the table, once each
 
 
-async def test_stale_forged_out_of_turn_and_double_presses(setup):
+@pytest.mark.parametrize("layout", sorted(LAYOUTS))
+async def test_stale_forged_out_of_turn_and_double_presses(setup, layout):
     service, transport, store, _ = setup
     match, _ = await open_table(service, players=(ALI, MONA), bots=0)
-    seats = await store.seats(match.id)
-    state = engine.get("kenza").from_json(match.snapshot)
-    mover = ALI if seats[engine.get("kenza").to_move(state)].display_name == "Ali" else MONA
-    other = MONA if mover is ALI else ALI
+    match = await force_layout(store, match.id, LAYOUTS[layout])
+    await service.resume()
+    mover, other = ALI, MONA  # seat 0 is to move in both layouts
     data = transport.buttons(mover.user_id)[0].data
+    assert data.startswith("m:" if layout == "move first" else "p:")
     version = match.version
     assert (await service.press(other, GROUP, data)).alert  # another player's button
     assert (await service.press(mover, GROUP, "m:999:0:0")).alert  # no such match
     assert (await service.press(mover, GROUP, "zz:1")).alert  # forged code
     assert (await service.press(mover, GROUP, f"m:{match.id}:{version}:99")).alert  # no such move
     assert (await store.get_match(match.id)).version == version
-    if data.startswith("p:"):
+    if layout == "pick first":  # the capture choice opens; its first take is the move pressed three times
         await service.press(mover, GROUP, data)
         data = transport.buttons(mover.user_id)[0].data
     replies = await asyncio.gather(*(service.press(mover, GROUP, data) for _ in range(3)))

@@ -9,6 +9,7 @@ import pytest
 
 from bot.i18n import t
 from storage import Store
+from tests.fakes import AFTER_A_MOVE, force_layout
 from tests.tg_harness import (
     BOT_USERNAME,
     GROUP_ID,
@@ -42,15 +43,26 @@ async def store(db_path):
     await store.close()
 
 
-async def test_forged_stale_and_out_of_turn_presses_alert_only_the_presser_and_change_nothing(store):
+async def forced(bot: Bot, match_id: int, layout: str) -> None:
+    """Badr's plain opening move, then Alice's rack starts with a move or with a capture choice (`layout`)."""
+    await force_layout(bot.store, match_id, AFTER_A_MOVE[layout])
+    await bot.service.resume()
+    await play_one(bot, match_id, HUMANS)
+    _, seat = await seat_to_move(bot.store, match_id)
+    assert seat == 0
+
+
+@pytest.mark.parametrize("layout", sorted(AFTER_A_MOVE))
+async def test_forged_stale_and_out_of_turn_presses_alert_only_the_presser_and_change_nothing(store, layout):
     server = FakeTelegram()
     async with Bot(server, store) as bot:
         match_id = await open_table(bot, ALICE, [BADR])
-        await play_one(bot, match_id, HUMANS)  # so that an older version exists
+        await forced(bot, match_id, layout)  # so that an older version exists
         match, seat = await seat_to_move(store, match_id)
         mover, waiter = HUMANS[seat], HUMANS[1 - seat]
         rack_id, keyboard = server.rack(mover["id"])
         current = first_data(keyboard, "m:", "p:")
+        assert current.startswith("m:" if layout == "move first" else "p:")
         parts = current.split(":")
         stale = ":".join([parts[0], parts[1], str(match.version - 1), *parts[3:]])
         move_code = first_data(keyboard, "m:")
@@ -61,9 +73,8 @@ async def test_forged_stale_and_out_of_turn_presses_alert_only_the_presser_and_c
             (mover, stale, "err.stale"),  # a keyboard from before the last move
             (waiter, current, "err.not_your_turn"),  # the right version, the wrong player
         ]
-        if move_code is not None:  # a real move button's code with an index no button has
-            fields = move_code.split(":")
-            cases.append((mover, ":".join([*fields[:3], "999", *fields[4:]]), "err.bad_button"))
+        fields = move_code.split(":")  # a real move button's code with an index no button has
+        cases.append((mover, ":".join([*fields[:3], "999", *fields[4:]]), "err.bad_button"))
         for who, data, key in cases:
             before = len(server.api_calls())
             answer = await bot.press(who, who["id"], rack_id, data)
@@ -74,7 +85,7 @@ async def test_forged_stale_and_out_of_turn_presses_alert_only_the_presser_and_c
             assert (after.version, after.snapshot) == (match.version, match.snapshot)
         # A double press of a real move applies once; the second press is answered as stale.
         first = await bot.press(mover, mover["id"], rack_id, current)
-        if current.startswith("p:"):
+        if layout == "pick first":  # the takes of 6🪙 show; the first of them is the move
             rack_id, keyboard = server.rack(mover["id"])
             current = first_data(keyboard, "m:")
             first = await bot.press(mover, mover["id"], rack_id, current)
@@ -109,13 +120,13 @@ async def test_player_without_private_chat_gets_a_deep_link_and_start_waits_for_
         assert server.rack(BADR["id"]) is not None and server.rack(ALICE["id"]) is not None
 
 
-async def test_restart_mid_match_keeps_editing_the_same_table_message(db_path):
+@pytest.mark.parametrize("layout", sorted(AFTER_A_MOVE))
+async def test_restart_mid_match_keeps_editing_the_same_table_message(db_path, layout):
     server = FakeTelegram()
     store = await Store.open(db_path)
     async with Bot(server, store) as bot:
         match_id = await open_table(bot, ALICE, [BADR])
-        for _ in range(3):
-            await play_one(bot, match_id, HUMANS)
+        await forced(bot, match_id, layout)
         table_id = next(c.sent_id for c in server.calls_to(GROUP_ID) if c.method == "sendPhoto")
         match, seat = await seat_to_move(store, match_id)
         mover = HUMANS[seat]
@@ -129,8 +140,9 @@ async def test_restart_mid_match_keeps_editing_the_same_table_message(db_path):
             mark = len(server.calls)
             data = first_data(old_keyboard, "m:", "p:")
             assert data.split(":")[2] == str(match.version)
+            assert data.startswith("m:" if layout == "move first" else "p:")
             answer = await bot.press(mover, mover["id"], old_rack_id, data)
-            if data.startswith("p:"):
+            if layout == "pick first":
                 rack_id, keyboard = server.rack(mover["id"])
                 answer = await bot.press(mover, mover["id"], rack_id, first_data(keyboard, "m:"))
             assert not answer.get("show_alert"), answer
