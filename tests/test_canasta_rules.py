@@ -298,6 +298,92 @@ def test_going_out_needs_canastas():
     assert "discard 4C" in GAME.legal_moves(state, 0)
 
 
+# ---- concealed going out and the opening minimum --------------------------------------------------------------
+FIVES = ["5S", "5H", "5D"]
+EIGHTS6 = ["8S", "8S", "8H", "8H", "8D", "8D"]
+CONCEALED_OUT = "meld 5S 5H 5D | 8S 8S 8H 8H 8D 8D 8C"
+
+
+def test_worked_example_concealed_going_out_after_a_stock_draw_needs_no_minimum():
+    """Team score 3000 (minimum 120): 5-5-5 + seven 8s is 85 points, yet a concealed going out after drawing."""
+    state = four([FIVES + EIGHTS6 + ["8C"], [], ["KS", "4H"]], stock=["9C"], discard=["QC"], scores=[3000, 0])
+    state = play(state, "draw")
+    assert GAME.view(state, 0)["min_meld"][0] == 120
+    legal = GAME.legal_moves(state, 0)
+    assert CONCEALED_OUT in legal and "ask" in legal  # the partner may be asked: this hand can go out
+    assert GAME.parse_move(state, 0, "meld 8c 8d 8d 8h 8h 8s 8s | 5d 5h 5s") == CONCEALED_OUT
+    # Below the minimum a meld that does not go out stays refused, even in the same turn.
+    refused(state, "meld 5S 5H 5D", "120", "15")
+    refused(state, "meld 8S 8S 8H 8H 8D 8D 8C", "120", "70")
+    out = play(state, CONCEALED_OUT, "discard 9C")
+    assert out["last_hand"]["went_out"] == 0 and out["last_hand"]["concealed"]
+    assert out["last_hand"]["detail"][0] == {"canastas": 500, "red3s": 0, "going_out": 200, "melded": 85,
+                                             "in_hand": -15}
+    assert out["history"] == [[785 - 15, 0]]
+
+
+def test_concealed_going_out_after_asking_the_partner():
+    state = four([FIVES + EIGHTS6 + ["8C"]], stock=["9C", "4C"], discard=["QC"], scores=[3000, 0])
+    state = play(state, "draw", "ask", "answer yes")
+    assert CONCEALED_OUT in GAME.legal_moves(state, 0)
+    out = play(state, CONCEALED_OUT, "discard 9C")
+    assert out["last_hand"]["concealed"] and out["history"] == [[785, 0]]
+    # "No" forbids going out, so the exemption is gone too.
+    state = play(four([FIVES + EIGHTS6 + ["8C"]], stock=["9C", "4C"], discard=["QC"], scores=[3000, 0]),
+                 "draw", "ask", "answer no")
+    assert not [move for move in GAME.legal_moves(state, 0) if move.startswith("meld")]
+    refused(state, CONCEALED_OUT, "120")
+
+
+def test_concealed_going_out_with_no_discard_and_the_minimum_table():
+    """Seven 8s completed by the drawn card, nothing left to discard: 70 points go out at every minimum."""
+    for score in (-100, 0, 1500, 3000):
+        state = play(four([EIGHTS6], stock=["8C"], discard=["QC"], scores=[score, 0]), "draw")
+        assert "meld 8S 8S 8H 8H 8D 8D 8C" in GAME.legal_moves(state, 0)
+        out = play(state, "meld 8S 8S 8H 8H 8D 8D 8C")
+        assert out["history"] == [[70 + 500 + 200, 0]] and out["last_hand"]["concealed"]
+    # Two cards left is no going out: below the minimum, refused.
+    state = play(four([EIGHTS6 + ["9C", "KD"]], stock=["8C"], discard=["QC"], scores=[3000, 0]), "draw")
+    refused(state, "meld 8S 8S 8H 8H 8D 8D 8C", "120", "70")
+    # duo needs two canastas: one canasta does not go out, so it is an opening like any other.
+    state = play(two([EIGHTS6 + ["9C"], ["9S"]], stock=["8C"], discard=["QC"], scores=[3000, 0]), "draw")
+    refused(state, "meld 8S 8S 8H 8H 8D 8D 8C")
+    assert not [move for move in GAME.legal_moves(state, 0) if move.startswith("meld")]
+    # Two canastas of 4s and 5s (70 points) go out concealed in duo at 3000.
+    fours, fives = ["4S", "4S", "4H", "4H", "4D", "4D", "4C"], ["5S", "5S", "5H", "5H", "5D", "5D"]
+    state = play(two([fours + fives + ["KC"], ["9S"]], stock=["5C"], discard=["QC"], scores=[3000, 0]), "draw")
+    both = "meld 4S 4S 4H 4H 4D 4D 4C | 5S 5S 5H 5H 5D 5D 5C"
+    assert both in GAME.legal_moves(state, 0)
+    out = play(state, both, "discard KC")
+    assert out["history"] == [[70 + 1000 + 200, -10]] and out["last_hand"]["concealed"]
+
+
+def test_concealed_going_out_with_the_taken_pile_still_needs_the_minimum():
+    """The same cards as after a stock draw, but the 8 comes from the discard pile: 70 < 120, so no take."""
+    hand = EIGHTS6 + ["9C"]
+    by_stock = play(four([hand], stock=["8C"], discard=["8C"], scores=[3000, 0]), "draw")
+    assert "meld 8S 8S 8H 8H 8D 8D 8C" in GAME.legal_moves(by_stock, 0)
+    by_pile = four([hand], stock=["4C"], discard=["8C"], scores=[3000, 0])
+    assert GAME.legal_moves(by_pile, 0) == ["draw"]
+    refused(by_pile, "take", "two natural 8s", "120")
+    # Where 70 reaches the minimum the same take goes out concealed.
+    state = play(four([hand], stock=["4C"], discard=["8C"], scores=[0, 0]), "take")
+    assert "meld 8S 8S 8H 8H 8D 8D 8C" in GAME.legal_moves(state, 0)
+    out = play(state, "meld 8S 8S 8H 8H 8D 8D 8C", "discard 9C")
+    assert out["last_hand"]["concealed"] and out["history"] == [[70 + 500 + 200, 0]]
+
+
+def test_concealed_going_out_from_a_bigger_pile_still_needs_the_minimum():
+    """With a pile of several cards the opening meld holds the top card; its worth decides, going out or not."""
+    hand = FIVES + EIGHTS6
+    state = four([hand], stock=["4C"], discard=["8C", "9C"], scores=[3000, 0])
+    refused(state, "take", "120")
+    state = play(four([hand], stock=["4C"], discard=["8C", "9C"], scores=[0, 0]), "take")
+    assert GAME.parse_move(state, 0, CONCEALED_OUT) == CONCEALED_OUT
+    out = play(state, CONCEALED_OUT, "discard 9C")
+    assert out["last_hand"]["concealed"] and out["history"] == [[785, 0]]
+
+
 # ---- asking the partner ---------------------------------------------------------------------------------------
 def asking_layout():
     melds = [
