@@ -226,6 +226,96 @@ def test_wild_in_pile_freezes_it_for_everybody():
     refused(state, "take")
 
 
+NINES_HAND = ["9H", "9D", "X", "5C", "KC"]
+QUEENS = [{"team": 0, "cards": ["QS", "QH", "QD"]}]
+
+
+def natural_nines(move: str) -> int:
+    return sum(1 for card in move.split() if card in ("9H", "9D"))
+
+
+def test_a_frozen_pile_taken_with_a_pair_is_melded_with_the_pair_not_a_wild():
+    """Holding 9H 9D and a joker: the take is legal (a natural pair), but only the pair may carry the top 9."""
+    state = four([NINES_HAND], stock=["4C"], discard=["9S", "2D", "4D"], melds=QUEENS)
+    assert GAME.view(state, 0)["frozen"] and "take" in GAME.legal_moves(state, 0)
+    state = play(state, "take")
+    legal = GAME.legal_moves(state, 0)
+    assert legal and all(natural_nines(move) == 2 for move in legal), legal
+    refused(state, "meld 9S 9H X", "frozen", "two natural 9s")
+    refused(state, "meld 9S 9D X", "frozen")
+    after = play(state, "meld 9S 9H 9D")
+    assert after["melds"][-1]["cards"] == ["9S", "9H", "9D"]
+    assert not GAME.view(play(after, "discard 5C"), 1)["frozen"]  # taking the pile unfroze it
+
+
+def test_an_unopened_team_takes_as_from_a_frozen_pile():
+    """No wild or red 3 in the pile: frozen for the side that has not melded only, and its take needs the pair."""
+    pile = ["9S", "4D"]
+    unopened = four([NINES_HAND], stock=["4C"], discard=pile)
+    view = GAME.view(unopened, 0)
+    assert not view["frozen"] and view["frozen_for"] == [True, True]
+    state = play(unopened, "take")
+    assert GAME.legal_moves(state, 0) == ["meld 9S 9H 9D X"]  # 9S 9H 9D alone is 30 < 50
+    refused(state, "meld 9S 9H X", "frozen", "two natural 9s")  # 70 points: only the pair rule refuses it
+    assert play(state, "meld 9S 9H 9D X")["melds"][0]["cards"] == ["9S", "9H", "9D", "X"]
+    # The same hand and pile for a side that has melded: a natural and a wild carry the 9.
+    opened = four([NINES_HAND], stock=["4C"], discard=pile, melds=QUEENS)
+    assert GAME.view(opened, 0)["frozen_for"] == [False, True]
+    state = play(opened, "take")
+    assert {"meld 9S 9H X", "meld 9S 9D X", "meld 9S 9H 9D"} <= set(GAME.legal_moves(state, 0))
+    assert play(state, "meld 9S 9H X")["melds"][-1]["cards"] == ["9S", "9H", "X"]
+    # Unopened with one natural 9 and a wild: no take at all, whatever the points.
+    refused(four([["9H", "X", "X", "5C"]], stock=["4C"], discard=pile), "take", "not melded", "two natural 9s")
+
+
+def test_a_frozen_pile_is_not_taken_onto_a_meld_without_a_natural_pair():
+    nines = [{"team": 0, "cards": ["9C", "9C", "9D"]}]
+    state = four([["9H", "5C", "KC"]], stock=["4C"], discard=["9S", "2D"], melds=nines)
+    assert GAME.legal_moves(state, 0) == ["draw"]
+    refused(state, "take", "frozen", "two natural 9s")
+    state = play(four([["9H", "9H", "5C", "KC"]], stock=["4C"], discard=["9S", "2D"], melds=nines), "take")
+    assert GAME.legal_moves(state, 0) == ["add 9S 9H 9H to 1"]
+    refused(state, "add 9S to 1", "frozen")
+    refused(state, "add 9S 9H to 1", "frozen")
+    # Unfrozen, the top card alone goes onto the meld.
+    state = play(four([["9H", "5C", "KC"]], stock=["4C"], discard=["9S", "4D"], melds=nines), "take")
+    assert "add 9S to 1" in GAME.legal_moves(state, 0)
+
+
+def test_a_red_three_in_the_pile_freezes_it_and_goes_to_the_taker():
+    pile = ["9S", "3H", "4D"]
+    state = four([["9H", "X", "5C", "KC"]], stock=["4C"], discard=pile, melds=QUEENS)
+    assert GAME.view(state, 0)["frozen"] and GAME.legal_moves(state, 0) == ["draw"]
+    refused(state, "take", "frozen")
+    state = play(four([["9H", "9D", "5C", "KC"]], stock=["4C"], discard=pile, melds=QUEENS), "take")
+    assert GAME.legal_moves(state, 0) == ["meld 9S 9H 9D"] and state["red3s"][0] == ["3H"]
+    state = play(state, "meld 9S 9H 9D")
+    assert sorted(state["hands"][0]) == ["4D", "5C", "KC"]  # the red 3 went face up, not into the hand
+
+
+def test_a_covered_black_three_neither_blocks_nor_freezes_the_pile():
+    state = four([["9H", "X", "5C", "KC"]], stock=["4C"], discard=["9S", "3S"], melds=QUEENS)
+    assert not GAME.view(state, 0)["frozen"] and "take" in GAME.legal_moves(state, 0)
+    state = play(state, "take")
+    assert GAME.legal_moves(state, 0) == ["meld 9S 9H X"]
+    assert "3S" in play(state, "meld 9S 9H X")["hands"][0]
+
+
+def test_opening_with_the_taken_top_card_may_add_melds_from_the_hand():
+    """K K + the top K is 30 < 50; with the aces from the hand in the same move the opening reaches 90."""
+    state = play(four([["KH", "KD", "AS", "AH", "AD", "5C"]], stock=["4C"], discard=["KS", "7D"]), "take")
+    assert GAME.legal_moves(state, 0) == ["meld KS KH KD | AS AH AD"]
+    refused(state, "meld KS KH KD", "50", "30")
+    state = play(state, "meld KS KH KD | AS AH AD")
+    assert sorted(state["hands"][0]) == ["5C", "7D"]
+    # At 1500 (90) with two cards to keep: K K + the top K with the aces and a joker (120) opens; K + the top K
+    # with the joker and three aces would be worth more (130) but is no natural pair, so it is never the choice.
+    state = four([["KH", "KD", "AS", "AH", "AD", "X", "5C"]], stock=["4C"], discard=["KS"], scores=[1500, 0])
+    state = play(state, "take")
+    assert GAME.legal_moves(state, 0) == ["meld KS KH KD | AS AH X"]
+    refused(state, "meld KS KH X | AS AH AD", "frozen")
+
+
 def test_black_three_or_wild_on_top_blocks_the_pile():
     state = four([["3S", "3C", "5S"]], stock=["4C"], discard=["3S", "9D"])
     refused(state, "take", "black 3")
