@@ -471,3 +471,98 @@ def test_sort_order_reaches_the_picture_and_survives_a_move():
     kept = UI.pick_after_move(by_suit)
     assert UI.pick_of(view, kept) == Pick(sort="s")
     assert UI.pick_after_move(None) is None
+
+
+# ---- concealed going out after a stock draw (rules file, "Going out") ---------------------------------------
+FOURS = ["4S", "4S", "4H", "4H", "4D", "4D", "4C"]
+FIVES6 = ["5S", "5S", "5H", "5H", "5D", "5D"]
+BOTH_OUT = "meld 4S 4S 4H 4H 4D 4D 4C | 5S 5S 5H 5H 5D 5D 5C"
+
+
+def concealed_layout(discard: list[str]) -> dict:
+    """duo at 3000 (minimum 120): two canastas of 4s and 5s are 70 points; KC is the final discard."""
+    return {"hands": [FOURS + FIVES6 + ["KC"], ["9S", "9H", "JC", "QS"]], "dealer": 1, "scores": [3000, 0],
+            "stock": ["5C", "TD", "TH", "6C", "7C"], "discard": discard}
+
+
+def test_picker_offers_the_concealed_going_out_after_a_stock_draw():
+    state = drawn(GAME.new(2, {"variant": "duo"}, layout=concealed_layout(["QC"])))
+    view, legal = GAME.view(state, 0), GAME.legal_moves(state, 0)
+    assert BOTH_OUT in legal and view["min_meld"][0] == 120
+    keyboard = UI.rack_buttons(view, legal, "en", None)
+    direct = [b for b in flat(keyboard) if b.kind == "move" and b.label.startswith("🏁")]
+    assert [b.move for b in direct] == [BOTH_OUT]
+    assert direct[0].label == t("en", "canasta.go_out_concealed", melds="4♠ 4♠ 4♥ 4♥ 4♦ 4♦ 4♣ | 5♠ 5♠ 5♥ 5♥ 5♦ 5♦ 5♣")
+    # The same move is built with the picker: set the 4s aside, tick the 5s, lay all.
+    hand = view["hand"]
+    fours = [p for p, card in enumerate(hand) if card[0] == "4"]
+    fives = [p for p, card in enumerate(hand) if card[0] == "5"]
+    pick = press_toggles(view, legal, fours)
+    pick = actions(UI.rack_buttons(view, legal, "en", pick))[t("en", "rummy.stage")].arg
+    pick = press_toggles(view, legal, fives, pick)
+    lay = actions(UI.rack_buttons(view, legal, "en", pick))[t("en", "rummy.lay_all", n=2)]
+    assert lay.move == BOTH_OUT
+    # Before drawing, and for a side that has opened, there is no such button.
+    before = GAME.new(2, {"variant": "duo"}, layout=concealed_layout(["QC"]))
+    assert not [b for b in flat(UI.rack_buttons(GAME.view(before, 0), GAME.legal_moves(before, 0), "en", None))
+                if b.label.startswith("🏁")]
+    state, view, legal = opened_turn()
+    assert not UI.concealed_outs(view, legal)
+    assert "none if you draw from the stock" in UI.describe_rack(GAME.view(drawn(before), 0), "en")
+
+
+def test_picker_offers_no_pile_take_below_the_minimum_for_a_concealed_going_out():
+    # The 5 on the pile would complete the same two canastas, but 70 < 120 with the taken pile.
+    state = GAME.new(2, {"variant": "duo"}, layout=concealed_layout(["5C"]))
+    view, legal = GAME.view(state, 0), GAME.legal_moves(state, 0)
+    assert legal == ["draw"]
+    assert [b.move for b in flat(UI.rack_buttons(view, legal, "en", None))] == ["draw"]
+    with pytest.raises(engine.IllegalMove, match="120"):
+        GAME.parse_move(state, 0, "take")
+
+
+async def start_duo_with_layout(service, store, monkeypatch, layout):
+    dealt = GAME.new
+    monkeypatch.setattr(GAME, "new", lambda players, options=None, *, seed=None, layout_=None, **_:
+                        dealt(players, options, seed=seed, layout=layout))
+    await service.command(ALI, GROUP, "lang", ["en"])
+    await service.command(ALI, GROUP, "new", ["canasta", "variant=duo"])
+    match = await store.lobby_or_active_match("fake", "-200")
+    await service.press(ALI, GROUP, callbacks.encode("b", match.id, "normal"))
+    await service.press(ALI, GROUP, callbacks.encode("s", match.id))
+    match = await store.get_match(match.id)
+    assert match.status == "active" and GAME.to_move(GAME.from_json(match.snapshot)) == 0
+    return match
+
+
+async def test_chat_concealed_going_out_after_a_stock_draw_by_buttons(setup, monkeypatch):
+    service, transport, store = setup
+    match = await start_duo_with_layout(service, store, monkeypatch, concealed_layout(["QC"]))
+    ali = Player(service, transport, ALI)
+    assert (await ali.press(ali.find("🂠"))).startswith("Played: ")
+    text = await ali.press(ali.find(t("en", "canasta.go_out_concealed", melds="")))
+    assert text.startswith("Played: ")
+    state = GAME.from_json((await store.get_match(match.id)).snapshot)
+    assert state["hands"][0] == ["KC"] and [m["rank"] for m in state["melds"]] == ["4", "5"]
+    await ali.toggle(GAME.view(state, 0), ["KC"])
+    assert (await ali.press(ali.find(f"Discard {card_label('KC')}"))).startswith("Played: ")
+    records = await store.moves(match.id)
+    assert [(r.seat, r.move) for r in records[:3]] == [(0, "draw"), (0, BOTH_OUT), (0, "discard KC")]
+    replay = GAME.new(2, match.options, seed=match.seed)
+    for record in records[:3]:
+        replay = GAME.apply(replay, record.seat, record.move)
+    hand = replay["last_hand"]
+    assert hand["round"] == 1 and hand["went_out"] == 0 and hand["concealed"]
+    assert replay["history"] == [[70 + 1000 + 200, -(10 + 10 + 10 + 10)]]  # 9S 9H JC QS left to the bot
+
+
+async def test_chat_refuses_a_pile_take_below_the_minimum(setup, monkeypatch):
+    service, transport, store = setup
+    match = await start_duo_with_layout(service, store, monkeypatch, concealed_layout(["5C"]))
+    ali = Player(service, transport, ALI)
+    labels = [b.label for row in ali.keyboard() for b in row]
+    assert not [label for label in labels if label.startswith("Take the pile")]
+    reply = await service.command(ALI, ChatRef("fake", ALI.user_id, private=True), "m", ["take"])
+    assert reply.alert and "120" in reply.text, reply.text
+    after = await store.get_match(match.id)
+    assert after.version == match.version  # nothing was played

@@ -226,6 +226,96 @@ def test_wild_in_pile_freezes_it_for_everybody():
     refused(state, "take")
 
 
+NINES_HAND = ["9H", "9D", "X", "5C", "KC"]
+QUEENS = [{"team": 0, "cards": ["QS", "QH", "QD"]}]
+
+
+def natural_nines(move: str) -> int:
+    return sum(1 for card in move.split() if card in ("9H", "9D"))
+
+
+def test_a_frozen_pile_taken_with_a_pair_is_melded_with_the_pair_not_a_wild():
+    """Holding 9H 9D and a joker: the take is legal (a natural pair), but only the pair may carry the top 9."""
+    state = four([NINES_HAND], stock=["4C"], discard=["9S", "2D", "4D"], melds=QUEENS)
+    assert GAME.view(state, 0)["frozen"] and "take" in GAME.legal_moves(state, 0)
+    state = play(state, "take")
+    legal = GAME.legal_moves(state, 0)
+    assert legal and all(natural_nines(move) == 2 for move in legal), legal
+    refused(state, "meld 9S 9H X", "frozen", "two natural 9s")
+    refused(state, "meld 9S 9D X", "frozen")
+    after = play(state, "meld 9S 9H 9D")
+    assert after["melds"][-1]["cards"] == ["9S", "9H", "9D"]
+    assert not GAME.view(play(after, "discard 5C"), 1)["frozen"]  # taking the pile unfroze it
+
+
+def test_an_unopened_team_takes_as_from_a_frozen_pile():
+    """No wild or red 3 in the pile: frozen for the side that has not melded only, and its take needs the pair."""
+    pile = ["9S", "4D"]
+    unopened = four([NINES_HAND], stock=["4C"], discard=pile)
+    view = GAME.view(unopened, 0)
+    assert not view["frozen"] and view["frozen_for"] == [True, True]
+    state = play(unopened, "take")
+    assert GAME.legal_moves(state, 0) == ["meld 9S 9H 9D X"]  # 9S 9H 9D alone is 30 < 50
+    refused(state, "meld 9S 9H X", "frozen", "two natural 9s")  # 70 points: only the pair rule refuses it
+    assert play(state, "meld 9S 9H 9D X")["melds"][0]["cards"] == ["9S", "9H", "9D", "X"]
+    # The same hand and pile for a side that has melded: a natural and a wild carry the 9.
+    opened = four([NINES_HAND], stock=["4C"], discard=pile, melds=QUEENS)
+    assert GAME.view(opened, 0)["frozen_for"] == [False, True]
+    state = play(opened, "take")
+    assert {"meld 9S 9H X", "meld 9S 9D X", "meld 9S 9H 9D"} <= set(GAME.legal_moves(state, 0))
+    assert play(state, "meld 9S 9H X")["melds"][-1]["cards"] == ["9S", "9H", "X"]
+    # Unopened with one natural 9 and a wild: no take at all, whatever the points.
+    refused(four([["9H", "X", "X", "5C"]], stock=["4C"], discard=pile), "take", "not melded", "two natural 9s")
+
+
+def test_a_frozen_pile_is_not_taken_onto_a_meld_without_a_natural_pair():
+    nines = [{"team": 0, "cards": ["9C", "9C", "9D"]}]
+    state = four([["9H", "5C", "KC"]], stock=["4C"], discard=["9S", "2D"], melds=nines)
+    assert GAME.legal_moves(state, 0) == ["draw"]
+    refused(state, "take", "frozen", "two natural 9s")
+    state = play(four([["9H", "9H", "5C", "KC"]], stock=["4C"], discard=["9S", "2D"], melds=nines), "take")
+    assert GAME.legal_moves(state, 0) == ["add 9S 9H 9H to 1"]
+    refused(state, "add 9S to 1", "frozen")
+    refused(state, "add 9S 9H to 1", "frozen")
+    # Unfrozen, the top card alone goes onto the meld.
+    state = play(four([["9H", "5C", "KC"]], stock=["4C"], discard=["9S", "4D"], melds=nines), "take")
+    assert "add 9S to 1" in GAME.legal_moves(state, 0)
+
+
+def test_a_red_three_in_the_pile_freezes_it_and_goes_to_the_taker():
+    pile = ["9S", "3H", "4D"]
+    state = four([["9H", "X", "5C", "KC"]], stock=["4C"], discard=pile, melds=QUEENS)
+    assert GAME.view(state, 0)["frozen"] and GAME.legal_moves(state, 0) == ["draw"]
+    refused(state, "take", "frozen")
+    state = play(four([["9H", "9D", "5C", "KC"]], stock=["4C"], discard=pile, melds=QUEENS), "take")
+    assert GAME.legal_moves(state, 0) == ["meld 9S 9H 9D"] and state["red3s"][0] == ["3H"]
+    state = play(state, "meld 9S 9H 9D")
+    assert sorted(state["hands"][0]) == ["4D", "5C", "KC"]  # the red 3 went face up, not into the hand
+
+
+def test_a_covered_black_three_neither_blocks_nor_freezes_the_pile():
+    state = four([["9H", "X", "5C", "KC"]], stock=["4C"], discard=["9S", "3S"], melds=QUEENS)
+    assert not GAME.view(state, 0)["frozen"] and "take" in GAME.legal_moves(state, 0)
+    state = play(state, "take")
+    assert GAME.legal_moves(state, 0) == ["meld 9S 9H X"]
+    assert "3S" in play(state, "meld 9S 9H X")["hands"][0]
+
+
+def test_opening_with_the_taken_top_card_may_add_melds_from_the_hand():
+    """K K + the top K is 30 < 50; with the aces from the hand in the same move the opening reaches 90."""
+    state = play(four([["KH", "KD", "AS", "AH", "AD", "5C"]], stock=["4C"], discard=["KS", "7D"]), "take")
+    assert GAME.legal_moves(state, 0) == ["meld KS KH KD | AS AH AD"]
+    refused(state, "meld KS KH KD", "50", "30")
+    state = play(state, "meld KS KH KD | AS AH AD")
+    assert sorted(state["hands"][0]) == ["5C", "7D"]
+    # At 1500 (90) with two cards to keep: K K + the top K with the aces and a joker (120) opens; K + the top K
+    # with the joker and three aces would be worth more (130) but is no natural pair, so it is never the choice.
+    state = four([["KH", "KD", "AS", "AH", "AD", "X", "5C"]], stock=["4C"], discard=["KS"], scores=[1500, 0])
+    state = play(state, "take")
+    assert GAME.legal_moves(state, 0) == ["meld KS KH KD | AS AH X"]
+    refused(state, "meld KS KH X | AS AH AD", "frozen")
+
+
 def test_black_three_or_wild_on_top_blocks_the_pile():
     state = four([["3S", "3C", "5S"]], stock=["4C"], discard=["3S", "9D"])
     refused(state, "take", "black 3")
@@ -296,6 +386,92 @@ def test_going_out_needs_canastas():
     state = play(two([["5S", "5H", "5D"], ["9S"]], stock=["4C"], discard=["QC"], melds=melds), "draw")
     refused(state, "meld 5S 5H 5D", "2 canastas")
     assert "discard 4C" in GAME.legal_moves(state, 0)
+
+
+# ---- concealed going out and the opening minimum --------------------------------------------------------------
+FIVES = ["5S", "5H", "5D"]
+EIGHTS6 = ["8S", "8S", "8H", "8H", "8D", "8D"]
+CONCEALED_OUT = "meld 5S 5H 5D | 8S 8S 8H 8H 8D 8D 8C"
+
+
+def test_worked_example_concealed_going_out_after_a_stock_draw_needs_no_minimum():
+    """Team score 3000 (minimum 120): 5-5-5 + seven 8s is 85 points, yet a concealed going out after drawing."""
+    state = four([FIVES + EIGHTS6 + ["8C"], [], ["KS", "4H"]], stock=["9C"], discard=["QC"], scores=[3000, 0])
+    state = play(state, "draw")
+    assert GAME.view(state, 0)["min_meld"][0] == 120
+    legal = GAME.legal_moves(state, 0)
+    assert CONCEALED_OUT in legal and "ask" in legal  # the partner may be asked: this hand can go out
+    assert GAME.parse_move(state, 0, "meld 8c 8d 8d 8h 8h 8s 8s | 5d 5h 5s") == CONCEALED_OUT
+    # Below the minimum a meld that does not go out stays refused, even in the same turn.
+    refused(state, "meld 5S 5H 5D", "120", "15")
+    refused(state, "meld 8S 8S 8H 8H 8D 8D 8C", "120", "70")
+    out = play(state, CONCEALED_OUT, "discard 9C")
+    assert out["last_hand"]["went_out"] == 0 and out["last_hand"]["concealed"]
+    assert out["last_hand"]["detail"][0] == {"canastas": 500, "red3s": 0, "going_out": 200, "melded": 85,
+                                             "in_hand": -15}
+    assert out["history"] == [[785 - 15, 0]]
+
+
+def test_concealed_going_out_after_asking_the_partner():
+    state = four([FIVES + EIGHTS6 + ["8C"]], stock=["9C", "4C"], discard=["QC"], scores=[3000, 0])
+    state = play(state, "draw", "ask", "answer yes")
+    assert CONCEALED_OUT in GAME.legal_moves(state, 0)
+    out = play(state, CONCEALED_OUT, "discard 9C")
+    assert out["last_hand"]["concealed"] and out["history"] == [[785, 0]]
+    # "No" forbids going out, so the exemption is gone too.
+    state = play(four([FIVES + EIGHTS6 + ["8C"]], stock=["9C", "4C"], discard=["QC"], scores=[3000, 0]),
+                 "draw", "ask", "answer no")
+    assert not [move for move in GAME.legal_moves(state, 0) if move.startswith("meld")]
+    refused(state, CONCEALED_OUT, "120")
+
+
+def test_concealed_going_out_with_no_discard_and_the_minimum_table():
+    """Seven 8s completed by the drawn card, nothing left to discard: 70 points go out at every minimum."""
+    for score in (-100, 0, 1500, 3000):
+        state = play(four([EIGHTS6], stock=["8C"], discard=["QC"], scores=[score, 0]), "draw")
+        assert "meld 8S 8S 8H 8H 8D 8D 8C" in GAME.legal_moves(state, 0)
+        out = play(state, "meld 8S 8S 8H 8H 8D 8D 8C")
+        assert out["history"] == [[70 + 500 + 200, 0]] and out["last_hand"]["concealed"]
+    # Two cards left is no going out: below the minimum, refused.
+    state = play(four([EIGHTS6 + ["9C", "KD"]], stock=["8C"], discard=["QC"], scores=[3000, 0]), "draw")
+    refused(state, "meld 8S 8S 8H 8H 8D 8D 8C", "120", "70")
+    # duo needs two canastas: one canasta does not go out, so it is an opening like any other.
+    state = play(two([EIGHTS6 + ["9C"], ["9S"]], stock=["8C"], discard=["QC"], scores=[3000, 0]), "draw")
+    refused(state, "meld 8S 8S 8H 8H 8D 8D 8C")
+    assert not [move for move in GAME.legal_moves(state, 0) if move.startswith("meld")]
+    # Two canastas of 4s and 5s (70 points) go out concealed in duo at 3000.
+    fours, fives = ["4S", "4S", "4H", "4H", "4D", "4D", "4C"], ["5S", "5S", "5H", "5H", "5D", "5D"]
+    state = play(two([fours + fives + ["KC"], ["9S"]], stock=["5C"], discard=["QC"], scores=[3000, 0]), "draw")
+    both = "meld 4S 4S 4H 4H 4D 4D 4C | 5S 5S 5H 5H 5D 5D 5C"
+    assert both in GAME.legal_moves(state, 0)
+    out = play(state, both, "discard KC")
+    assert out["history"] == [[70 + 1000 + 200, -10]] and out["last_hand"]["concealed"]
+
+
+def test_concealed_going_out_with_the_taken_pile_still_needs_the_minimum():
+    """The same cards as after a stock draw, but the 8 comes from the discard pile: 70 < 120, so no take."""
+    hand = EIGHTS6 + ["9C"]
+    by_stock = play(four([hand], stock=["8C"], discard=["8C"], scores=[3000, 0]), "draw")
+    assert "meld 8S 8S 8H 8H 8D 8D 8C" in GAME.legal_moves(by_stock, 0)
+    by_pile = four([hand], stock=["4C"], discard=["8C"], scores=[3000, 0])
+    assert GAME.legal_moves(by_pile, 0) == ["draw"]
+    refused(by_pile, "take", "two natural 8s", "120")
+    # Where 70 reaches the minimum the same take goes out concealed.
+    state = play(four([hand], stock=["4C"], discard=["8C"], scores=[0, 0]), "take")
+    assert "meld 8S 8S 8H 8H 8D 8D 8C" in GAME.legal_moves(state, 0)
+    out = play(state, "meld 8S 8S 8H 8H 8D 8D 8C", "discard 9C")
+    assert out["last_hand"]["concealed"] and out["history"] == [[70 + 500 + 200, 0]]
+
+
+def test_concealed_going_out_from_a_bigger_pile_still_needs_the_minimum():
+    """With a pile of several cards the opening meld holds the top card; its worth decides, going out or not."""
+    hand = FIVES + EIGHTS6
+    state = four([hand], stock=["4C"], discard=["8C", "9C"], scores=[3000, 0])
+    refused(state, "take", "120")
+    state = play(four([hand], stock=["4C"], discard=["8C", "9C"], scores=[0, 0]), "take")
+    assert GAME.parse_move(state, 0, CONCEALED_OUT) == CONCEALED_OUT
+    out = play(state, CONCEALED_OUT, "discard 9C")
+    assert out["last_hand"]["concealed"] and out["history"] == [[785, 0]]
 
 
 # ---- asking the partner ---------------------------------------------------------------------------------------

@@ -176,6 +176,68 @@ def test_four_players_score_as_teams():
     assert result["history"][0] == [15 + 3, 0]  # seat 0 took the leftovers (1C 2C 3C) too
 
 
+def test_four_players_team_points_by_seat_zero_two_against_one_three():
+    """Each seat captures a different amount, so any other pairing of seats gives other team totals."""
+    state = layout_state([["6O"], ["12C"], ["10O"], ["7E"]], ["4O", "5O", "3C", "5C", "1E", "7B", "2O"],
+                         dealer=3, players=4)
+    for seat, move in enumerate(["play 6O take 4O 5O", "play 12C take 3C", "play 10O take 5C",
+                                 "play 7E take 1E 7B"]):
+        assert GAME.to_move(state) == seat
+        state = GAME.apply(state, seat, move)
+    # Seat points: 0: 6O 4O 5O = 15; 1: 12C 3C = 2; 2: 10O 5C = 11; 3: 7E 1E 7B + the leftover 2O = 5.
+    result = GAME.result(state)
+    assert result["history"] == [[15 + 11, 2 + 5]]
+    assert result["scores"] == [26, 7] and not result["over"]
+    view = GAME.view(state, 1)
+    assert view["teams"] is True and view["scores"] == [26, 7]
+
+
+def _deal_points_by_seat(before: dict, seat: int, move: str) -> list[int]:
+    """Each seat's points for a deal whose last move is `move`, worked out from the state before it."""
+    from engine.kenza.rules import pile_points
+
+    piles = [list(pile) for pile in before["captured"]]
+    table = list(before["table"])
+    words = move.split()
+    card, taken = words[1], words[3:]
+    last = before["last_capturer"]
+    if taken:
+        piles[seat] += taken + [card]
+        table = [code for code in table if code not in taken]
+        last = seat
+    else:
+        table.append(card)
+    if last is not None:
+        piles[last] += table
+    return [pile_points(pile) for pile in piles]
+
+
+def test_four_player_match_credits_teams_by_seat_and_names_the_winning_team():
+    """A whole seeded four-player match: every deal's row is (seats 0+2, seats 1+3), the totals add the rows,
+    and the winner is the team that reached the target with the higher total."""
+    import random
+
+    state = GAME.new(4, {"target": 101}, seed=21)
+    chooser = random.Random(21)
+    deals = 0
+    while not GAME.result(state)["over"]:
+        seat = GAME.to_move(state)
+        move = chooser.choice(GAME.legal_moves(state, seat))
+        before = state
+        state = GAME.apply(state, seat, move)
+        history = GAME.result(state)["history"]
+        if len(history) > deals:
+            deals = len(history)
+            points = _deal_points_by_seat(before, seat, move)
+            assert history[-1] == [points[0] + points[2], points[1] + points[3]]
+    result = GAME.result(state)
+    assert deals >= 2 and len(result["scores"]) == 2
+    assert result["scores"] == [sum(row[0] for row in result["history"]), sum(row[1] for row in result["history"])]
+    best = max(result["scores"])
+    assert best >= 101 and result["winners"] == [result["scores"].index(best)]
+    assert result["scores"][0] != result["scores"][1]  # this seed has a winner, not a draw
+
+
 def test_target_reached_highest_wins_and_equal_top_is_a_draw():
     from engine.kenza.game import _finish_deal
 

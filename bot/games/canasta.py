@@ -19,6 +19,7 @@ from engine.canasta.cards import card_key, is_wild, rank_key, sort_cards
 SUIT_MARK = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 RANK_TEXT = {"T": "10"}
 DIRECT_LIMIT = 6  # forced moves after a take shown as their own buttons
+GO_OUT_LIMIT = 3  # concealed going-out melds shown as their own buttons
 
 
 def card_label(code: str) -> str:
@@ -127,7 +128,28 @@ class CanastaUI(RummyUI):
             # The picker adds selected hand cards; the taken top card alone onto a meld needs its own button.
             alone = [move for move in legal if move.startswith("add ") and move.split()[1:-2] == [top]]
             lead = [[UIButton(self.button_label(move, lang), "move", move=move)] for move in alone]
+        else:
+            lead = [[UIButton(self.concealed_label(move, lang), "move", move=move)]
+                    for move in self.concealed_outs(view, legal)]
         return self.picker_buttons(view, legal, lang, pick, lead=lead)
+
+    def concealed_outs(self, view: dict[str, Any], legal: list[str]) -> list[str]:
+        """The engine's melds that lay a not yet opened side's whole hand (all but the final discard) at once.
+
+        Building one with the picker takes a press per card and a set-aside per meld, so each such legal move
+        also gets a button of its own; after a stock draw it needs no minimum, which the picker cannot tell.
+        """
+        team = view.get("team")
+        if team is None or view.get("opened", [True, True])[team] or view.get("must_use"):
+            return []
+        size = len(view.get("hand") or [])
+        outs = [move for move in legal if move.startswith("meld ")
+                and size - len([w for w in move.split()[1:] if w != "|"]) <= 1]
+        return outs[:GO_OUT_LIMIT]
+
+    def concealed_label(self, move: str, lang: str) -> str:
+        groups = " | ".join(cards_text(part.split()) for part in move[5:].split(" | "))
+        return t(lang, "canasta.go_out_concealed", melds=groups)
 
     def _draw_button(self, move: str, view: dict[str, Any], lang: str) -> UIButton:
         if move == "draw":

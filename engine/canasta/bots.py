@@ -66,14 +66,9 @@ class NormalBot:
             return None
         hand = view["hand"]
         slots = {meld["rank"]: _slot(meld["cards"]) for meld in own}
-        team = view["team"]
-        plan = going_out_plan(
-            hand,
-            slots,
-            opened=bool(own),
-            minimum=view["min_meld"][team],
-            need=view["canastas_needed"],
-        )
+        # Here no taken top card is pending, so an unopened team drew from the stock: its concealed going out
+        # needs no minimum (rules file, "Going out").
+        plan = going_out_plan(hand, slots, opened=bool(own), minimum=0, need=view["canastas_needed"])
         if plan is None:
             return None
         numbers = {meld["rank"]: meld["number"] for meld in own}

@@ -20,7 +20,11 @@ Decisions the rules file leaves open, taken as the seed's app would play them:
 - Going out concealed: the player's team had no meld when the turn began; taking the pile does not prevent it.
 - Once the stock is gone, `pass` is also the only move of a player who cannot take the discard; it ends the
   hand (the rules: "the hand ends when a player cannot or does not take it").
-- The opening minimum applies to a concealed going out too (the rules file names no exception).
+- A concealed going out after a stock draw is exempt from the opening minimum (rules file, "Going out"); the
+  exemption covers the one move that lays the whole hand (every meld at once, leaving nothing or the single card
+  of the final discard), since an opening of several melds is one move. An unopened team with no pending top card
+  has drawn from the stock: taking the pile opens the team with the meld that holds the top card, and that meld
+  must reach the minimum.
 - With two players and no `variant` given the default `classic4` still applies, so `players=2` needs
   `{"variant": "duo"}` (ValueError otherwise), as the brief's validation asks.
 """
@@ -501,12 +505,13 @@ def _check_meld(turn: _Turn, groups: list[list[str]]) -> str:
         if holder is None:
             raise IllegalMove(f"you took the pile: first meld its top card {top}")
         _check_pile_use(turn, holder)
-    if not turn.opened:
-        worth = total(every)
-        if worth < turn.minimum:
-            raise IllegalMove(f"your team's first meld needs {turn.minimum} points; this is {worth}")
     rest = _after_hand(turn, every)
     canastas = turn.canastas + sum(1 for cards in groups if len(cards) >= 7)
+    if not turn.opened:
+        worth = total(every)
+        going_out = len(rest) <= 1 and canastas >= turn.need and turn.ask != "no"
+        if worth < turn.minimum and not (going_out and _stock_drawn(turn)):
+            raise IllegalMove(f"your team's first meld needs {turn.minimum} points; this is {worth}")
     slots = turn.slots()
     for rank, cards in zip(ranks, groups, strict=True):
         wilds = sum(1 for card in cards if is_wild(card))
@@ -538,6 +543,20 @@ def _check_add(turn: _Turn, cards: list[str], number: int) -> str:
     slots[rank] = Slot(len(combined) - wilds, wilds)
     _check_left(turn, len(rest), turn.canastas + grew, False, (rest, slots))
     return _add_text(cards, number)
+
+
+def _stock_drawn(turn: _Turn) -> bool:
+    """An unopened team's turn that began with a stock draw: its concealed going out needs no minimum.
+
+    Without a pending top card an unopened team cannot have taken the pile this turn (the meld holding the top
+    card opens the team), so no separate record of the draw is needed.
+    """
+    return not turn.opened and turn.pending is None
+
+
+def _going_out_minimum(turn: _Turn) -> int:
+    """The minimum a going out by this seat must reach now: none once opened or after a stock draw."""
+    return 0 if turn.opened or _stock_drawn(turn) else turn.minimum
 
 
 def _after_hand(turn: _Turn, cards: list[str]) -> list[str]:
@@ -578,7 +597,7 @@ def _check_ask(state: State, turn: _Turn) -> str:
     if len(turn.hand) < 2:
         raise IllegalMove("ask with at least two cards in hand")
     if going_out_plan(
-        turn.hand, turn.slots(), opened=turn.opened, minimum=turn.minimum, need=turn.need
+        turn.hand, turn.slots(), opened=turn.opened, minimum=_going_out_minimum(turn), need=turn.need
     ) is None:
         raise IllegalMove("you cannot go out with this hand, so there is nothing to ask")
     return "ask"
@@ -679,13 +698,14 @@ def _play_moves(state: State, turn: _Turn) -> list[str]:
 
 
 def _opening_combinations(turn: _Turn, moves: list[str], seen: set[str]) -> None:
-    """The best several-meld opening when no single meld reaches the minimum, and a concealed going out."""
+    """The best several-meld opening when no single meld reaches the minimum, and a concealed going out (which
+    after a stock draw needs no minimum)."""
     if not any(move.startswith("meld") for move in moves):
         groups = best_opening(turn.hand, minimum=turn.minimum, need=turn.need, may_go_out=turn.ask != "no")
         if groups:
             _collect(moves, seen, _check_meld, turn, groups)
     if turn.ask != "no":
-        plan = going_out_plan(turn.hand, {}, opened=False, minimum=turn.minimum, need=turn.need)
+        plan = going_out_plan(turn.hand, {}, opened=False, minimum=_going_out_minimum(turn), need=turn.need)
         if plan is not None and plan.new:
             _collect(moves, seen, _check_meld, turn, plan.new)
 
