@@ -180,7 +180,7 @@ async def _answer(service: Service, transport: ConsoleTransport, you: Actor, tex
     command, *args = text[1:].split() or [""]
     command = command.lower()
     if not command or not command.isascii() or not command.isalpha():
-        print(t(lang, "err.unknown_command"), file=transport.out, flush=True)
+        print("» " + t(lang, "err.unknown_command"), file=transport.out, flush=True)
         return lang
     if command == "timer":  # nothing runs turn timers here: the terminal waits for you
         print("» " + t(lang, "console.no_timer"), file=transport.out, flush=True)
