@@ -5,74 +5,190 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+import os
 import random
 import sys
+from typing import Any
 
-from bot.i18n import LANGUAGES, t
+from bot.i18n import LANGUAGES, normalize, t
+
+OPTION_HELP = {
+    "variant": "the game's variant (per game below)",
+    "target": "points that win the match (per game below)",
+    "claim_seconds": "Tunj: seconds the opponent has to call Tunj! after a broken rule",
+}
+
+
+def _describe_value(game_id: str, name: str, value: Any) -> str:
+    """A choice with its catalog description when it has one: `rabaeen (Rabaeen (sum 40))`."""
+    key = f"opt.{name}.{game_id}" if name == "variant" and value == game_id else f"opt.{name}.{value}"
+    text = t("en", key)
+    return f"{value} ({text})" if text != key and name == "variant" else str(value)
+
+
+def games_help() -> str:
+    """Every playable game with its player counts and each option's values and default, from the engines
+    themselves, so the help cannot drift from what `play` accepts."""
+    import engine
+    from bot.games import playable_games
+
+    lines = ["games (GAME) and their options:"]
+    for game_id in playable_games():
+        rules = engine.get(game_id)
+        info = rules.info
+        defaults = {count: rules.check_options(count, {}) for count in range(info.min_players, info.max_players + 1)}
+        counts = [count for count, chosen in defaults.items() if _starts(rules, count, chosen)]
+        defaults = {count: defaults[count] for count in counts}
+        players = " or ".join(map(str, counts)) if len(counts) < 3 else f"{counts[0]}–{counts[-1]}"
+        teams = f", partners at {', '.join(map(str, info.teams_at))}" if info.teams_at else ""
+        lines.append(f"  {game_id:<9} {t('en', f'game.{game_id}')}: {players} players{teams}")
+        for name, spec in info.options.items():
+            flag = "--" + name.replace("_", "-")
+            if spec.choices:
+                values = " | ".join(_describe_value(game_id, name, choice) for choice in spec.choices)
+            else:
+                values = f"a whole number {spec.minimum}–{spec.maximum}"
+            by_count = {count: chosen[name] for count, chosen in defaults.items()}
+            if len(set(map(str, by_count.values()))) > 1:
+                default = "default by players: " + ", ".join(f"{c} → {v}" for c, v in by_count.items())
+            elif spec.default is None:
+                default = "default: one hand" if name == "target" else "default: none"
+            else:
+                default = f"default {spec.default}"
+            lines.append(f"            {flag} {values} ({default})")
+    lines.append("")
+    lines.append("examples: majlis play kenza --players 4 --target 101 · majlis play canasta --variant duo "
+                 "--lang en · majlis play tunj --target 200 --claim-seconds 15")
+    return "\n".join(lines)
+
+
+def _starts(rules: Any, players: int, options: dict[str, Any]) -> bool:
+    try:
+        rules.new(players, options, seed=0)
+    except ValueError:
+        return False
+    return True
+
+
+class _Parser(argparse.ArgumentParser):
+    """Builds the list of games only when help is shown: it asks every engine, which a plain start need not."""
+
+    def format_help(self) -> str:
+        if self.epilog == GAMES_EPILOG:
+            self.epilog = games_help()
+        return super().format_help()
+
+
+GAMES_EPILOG = "(the games)"
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="majlis", description="Majlis: Arabic card games for group chats, and in this terminal "
+                     "against bots.", epilog=GAMES_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    commands = parser.add_subparsers(dest="command", metavar="{run,play}", parser_class=_Parser)
+    commands.add_parser("run", help="run the chat bots configured in .env (the terminal game when no token is set)",
+                        description="Start every platform whose token is set in .env or the environment "
+                                    "(TELEGRAM_BOT_TOKEN, DISCORD_BOT_TOKEN); with none, play Kenza here.")
+    play = commands.add_parser("play", help="play a game in the terminal against bots (majlis play --help)",
+                               description="Play at a table in this terminal with bots in the other seats. Type a "
+                                           "button's number, a move in notation (play 6O take 4C 5E) or a "
+                                           "/command; q or Ctrl-C leaves.",
+                               epilog=GAMES_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    play.add_argument("game", nargs="?", default="kenza", metavar="GAME",
+                      help="which game (default kenza; the list is below)")
+    play.add_argument("--players", type=int, default=2, metavar="N", help="seats at the table, you included "
+                      "(default 2)")
+    play.add_argument("--variant", metavar="V", help=OPTION_HELP["variant"])
+    play.add_argument("--target", type=int, metavar="T", help=OPTION_HELP["target"])
+    play.add_argument("--claim-seconds", type=int, metavar="S", help=OPTION_HELP["claim_seconds"])
+    play.add_argument("--lang", choices=LANGUAGES, default="ar", help="language of the game (default ar)")
+    play.add_argument("--seed", type=int, metavar="S", help="deal from this seed (the same seed deals the same)")
+    play.add_argument("--name", default=None, help="your name at the table")
+    return parser
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="majlis", description="Majlis: Arabic card games for group chats")
-    commands = parser.add_subparsers(dest="command")
-    commands.add_parser("run", help="run the configured chat bots (the terminal game when no token is set)")
-    play = commands.add_parser("play", help="play a game in the terminal against bots")
-    play.add_argument("game", nargs="?", default="kenza")
-    play.add_argument("--players", type=int, default=2)
-    play.add_argument("--variant")
-    play.add_argument("--target", type=int)
-    play.add_argument("--lang", choices=LANGUAGES, default="ar")
-    play.add_argument("--seed", type=int)
-    play.add_argument("--name", default=None)
-    args = parser.parse_args(argv)
+    args = build_parser().parse_args(argv)
+    lang = args.lang if args.command == "play" else _operator_language()
     try:
         if args.command == "play":
-            return asyncio.run(_play(args.game, args.players, args.variant, args.target, args.lang, args.seed,
-                                     args.name))
-        return asyncio.run(_run())
-    except KeyboardInterrupt:
+            options = {"variant": args.variant, "target": args.target, "claim_seconds": args.claim_seconds}
+            return asyncio.run(_play(args.game, args.players, options, args.lang, args.seed, args.name))
+        return asyncio.run(_run(lang))
+    except KeyboardInterrupt:  # Ctrl-C leaves like `q` does
+        print("\n" + t(lang, "console.bye"), flush=True)
         return 0
 
 
-async def _play(game: str, players: int, variant: str | None, target: int | None, lang: str, seed: int | None,
-                name: str | None) -> int:
+def _operator_language() -> str:
+    """`majlis run` has no --lang: its own lines follow the terminal's locale when that is Arabic or English."""
+    for name in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        lang = normalize(os.environ.get(name))
+        if lang:
+            return lang
+    return "en"
+
+
+def check_table(game: str, players: int, options: dict[str, Any], lang: str) -> str | None:
+    """Why this table cannot be set up (in `lang`), or None: checked before anything starts, so `majlis play`
+    with a bad option exits non-zero with the reason instead of opening a table that cannot start."""
     import engine
-    from bot.console import ConsoleTransport, play
     from bot.games import playable_games
+
+    if game not in playable_games():
+        return t(lang, "err.unknown_game", games=", ".join(playable_games()))
+    rules = engine.get(game)
+    info = rules.info
+    if not info.min_players <= players <= info.max_players:
+        return t(lang, "err.players_range", game=t(lang, f"game.{game}"), min=info.min_players, max=info.max_players)
+    try:
+        rules.new(players, rules.check_options(players, options), seed=0)
+    except ValueError as error:
+        return t(lang, "err.bad_option", reason=str(error))
+    return None
+
+
+async def _play(game: str, players: int, options: dict[str, Any], lang: str, seed: int | None,
+                name: str | None) -> int:
+    from bot.console import ConsoleTransport, play
     from bot.service import Service
     from storage import Store
 
-    if game not in playable_games():
-        print(t(lang, "err.unknown_game", games=", ".join(playable_games())), file=sys.stderr)
+    game = game.lower()
+    options = {key: value for key, value in options.items() if value is not None}
+    problem = check_table(game, players, options, lang)
+    if problem is not None:
+        print(problem, file=sys.stderr)
         return 2
-    info = engine.get(game).info
-    if not info.min_players <= players <= info.max_players:
-        print(t(lang, "err.players_range", game=info.names.get(lang, info.id), min=info.min_players,
-                max=info.max_players), file=sys.stderr)
-        return 2
-    options = {key: str(value) for key, value in (("variant", variant), ("target", target)) if value is not None}
     store = await Store.open(":memory:")
     try:
         service = Service(store, seed_source=random.Random(seed))
         transport = ConsoleTransport()
         service.attach(transport, images=False)
-        await play(service, transport, game, players, options, lang, name=name or t(lang, "console.you"))
+        await play(service, transport, game, players, {key: str(value) for key, value in options.items()}, lang,
+                   name=name or t(lang, "console.you"))
     finally:
         await store.close()
     return 0
 
 
-async def _run() -> int:
-    from dotenv import load_dotenv
+async def _run(lang: str) -> int:
+    from dotenv import find_dotenv, load_dotenv
 
-    from bot.config import Settings
+    from bot.config import ConfigError, Settings
 
-    load_dotenv()
-    settings = Settings.from_env()
+    load_dotenv(find_dotenv(usecwd=True))  # the .env of the directory Majlis runs in, as README says
+    try:
+        settings = Settings.from_env()
+    except ConfigError as error:
+        print(t(lang, "config.bad_value", name=error.name, value=error.value, reason=t(lang, error.reason)),
+              file=sys.stderr)
+        return 2
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     if not settings.any_platform:
         print(t("en", "console.no_token"))
         print(t("ar", "console.no_token"))
-        return await _play("kenza", 2, None, None, "ar", None, None)
+        return await _play("kenza", 2, {}, "ar", None, None)
     from bot.runner import run_platforms
 
     try:

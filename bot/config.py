@@ -6,6 +6,15 @@ import os
 from dataclasses import dataclass
 
 
+class ConfigError(ValueError):
+    """A setting that cannot be used as written; `reason` is a catalog key, so the line can be said in either
+    language by whoever prints it."""
+
+    def __init__(self, name: str, value: str, reason: str) -> None:
+        super().__init__(f"{name}={value!r}: {reason}")
+        self.name, self.value, self.reason = name, value, reason
+
+
 @dataclass(frozen=True)
 class Settings:
     telegram_token: str | None
@@ -25,14 +34,24 @@ class Settings:
             text = (env.get(name) or "").strip()
             return text or None
 
-        guild = value("DISCORD_GUILD_ID")
+        def number(name: str, low: int, high: int, reason: str) -> int | None:
+            """A whole number in [low, high], or ConfigError naming the variable: a typo in `.env` must stop the
+            start with a clear line, not a traceback, and must not be ignored in silence."""
+            text = value(name)
+            if text is None:
+                return None
+            if not (text.isascii() and text.isdigit() and low <= int(text) <= high):
+                raise ConfigError(name, text, reason)
+            return int(text)
+
+        port = number("TELEGRAM_WEBHOOK_PORT", 1, 65535, "config.port")
         return cls(
             telegram_token=value("TELEGRAM_BOT_TOKEN"),
             telegram_base_url=value("TELEGRAM_BASE_URL"),
             telegram_webhook_url=value("TELEGRAM_WEBHOOK_URL"),
-            telegram_webhook_port=int(value("TELEGRAM_WEBHOOK_PORT") or 8443),
+            telegram_webhook_port=8443 if port is None else port,
             discord_token=value("DISCORD_BOT_TOKEN"),
-            discord_guild_id=int(guild) if guild and guild.isdigit() else None,
+            discord_guild_id=number("DISCORD_GUILD_ID", 1, 2**64 - 1, "config.guild"),
             database_url=value("DATABASE_URL"),
             telegram_webhook_listen=value("TELEGRAM_WEBHOOK_LISTEN") or "0.0.0.0",  # noqa: S104
         )

@@ -10,19 +10,22 @@ from __future__ import annotations
 import asyncio
 import inspect
 import itertools
+import logging
 import sys
 import threading
 from collections.abc import Awaitable, Callable
 from typing import TextIO
 
 from bot import callbacks
-from bot.i18n import t
+from bot.i18n import LANGUAGES, t
 from bot.messages import Actor, Button, ChatRef, OutMessage, Reply
 from bot.service import Service
 
 PLATFORM = "console"
 TABLE_CHAT = "table"
 YOU = "you"
+
+log = logging.getLogger(__name__)
 
 
 class ConsoleTransport:
@@ -36,6 +39,8 @@ class ConsoleTransport:
         self._ids = itertools.count(1)
         self.buttons: list[Button] = []
         self.lobby_buttons: list[Button] = []
+        self.quiet = False  # while the table is being set up: the lobby's intermediate states are noise here
+        self.private_shown = 0  # private messages printed so far (a command that printed one needs no reply)
 
     async def send(self, chat_id: str, message: OutMessage) -> str:
         self._print(chat_id, message)
@@ -51,7 +56,10 @@ class ConsoleTransport:
         return None
 
     def _print(self, chat_id: str, message: OutMessage) -> None:
+        if self.quiet:
+            return
         private = chat_id == YOU
+        self.private_shown += private
         bar = "─" * 60
         lines = [bar, message.text]
         if message.alt:
@@ -111,42 +119,80 @@ async def play(
     private = ChatRef(PLATFORM, YOU, private=True)
     say = _printer(transport)
     read = read or StdinReader()
-    say(await service.command(you, table, "lang", [lang]))
-    say(await service.command(you, table, "new", [game_id, *(f"{k}={v}" for k, v in options.items())]))
-    match = await service.store.lobby_or_active_match(PLATFORM, TABLE_CHAT)
+    # Set the table up quietly: the language is the one asked for on the command line (no "this chat now
+    # speaks ..." line), your private chat is open (no "your cards will appear here"), and the lobby is shown once,
+    # as it starts, instead of once per seat filled.
+    transport.quiet = True
+    try:
+        await service.command(you, table, "lang", [lang])
+        await service.command(you, private, "start")
+        opened = await service.command(you, table, "new", [game_id, *(f"{k}={v}" for k, v in options.items())])
+        match = await service.store.lobby_or_active_match(PLATFORM, TABLE_CHAT)
+        if match is not None:
+            for _ in range(players - 1):
+                await service.press(you, table, callbacks.encode("b", match.id, "normal"))
+    finally:
+        transport.quiet = False
     if match is None:
+        say(opened)
         return
-    for _ in range(players - 1):
-        say(await service.press(you, table, callbacks.encode("b", match.id, "normal")))
-    say(await service.press(you, table, callbacks.encode("s", match.id)))
-    prompt = t(lang, "console.prompt")
+    started = await service.press(you, table, callbacks.encode("s", match.id))
+    if started.alert:  # the lobby message already says that the game has started
+        say(started)
     while True:
         match = await service.store.get_match(match.id)
         if match is None or match.status != "active":
             print(t(lang, "console.bye"), file=transport.out)
             return
         try:
-            answer = read(prompt)
+            answer = read(t(lang, "console.prompt"))
             text = (await answer if inspect.isawaitable(answer) else answer).strip()
         except (EOFError, KeyboardInterrupt):
             print("\n" + t(lang, "console.bye"), file=transport.out)
             return
         if not text:
             continue
-        if text.lower() in ("q", "quit", "exit", "/quit"):
+        if text.lower() in ("q", "quit", "exit", "/quit", "/q"):
             print(t(lang, "console.bye"), file=transport.out)
             return
-        if text.isdigit():
-            number = int(text)
-            if not 1 <= number <= len(transport.buttons):
-                print(t(lang, "console.bad_number", count=len(transport.buttons)), file=transport.out)
-                continue
-            say(await service.press(you, private, transport.buttons[number - 1].data))
-        elif text.startswith("/"):
-            command, *args = text[1:].split()
-            say(await service.command(you, table, command.lower(), args))
+        try:
+            lang = await _answer(service, transport, you, text, lang, say)
+        except Exception:  # a bug behind one input must not end the match: say so and keep the table
+            log.exception("console input %r failed", text)
+            print("⚠ " + t(lang, "err.generic"), file=transport.out, flush=True)
+
+
+async def _answer(service: Service, transport: ConsoleTransport, you: Actor, text: str, lang: str,
+                  say: Callable[[Reply], None]) -> str:
+    """Act on one typed line (a button number, a /command or a move); returns the language from now on."""
+    table = ChatRef(PLATFORM, TABLE_CHAT)
+    private = ChatRef(PLATFORM, YOU, private=True)
+    if text.isdigit():
+        number = int(text)
+        if not 1 <= number <= len(transport.buttons):
+            print(t(lang, "console.bad_number", count=len(transport.buttons)), file=transport.out)
         else:
-            say(await service.command(you, private, "m", text.split()))
+            say(await service.press(you, private, transport.buttons[number - 1].data))
+        return lang
+    if not text.startswith("/"):
+        say(await service.command(you, private, "m", text.split()))
+        return lang
+    command, *args = text[1:].split() or [""]
+    command = command.lower()
+    if not command or not command.isascii() or not command.isalpha():
+        print("» " + t(lang, "err.unknown_command"), file=transport.out, flush=True)
+        return lang
+    if command == "timer":  # nothing runs turn timers here: the terminal waits for you
+        print("» " + t(lang, "console.no_timer"), file=transport.out, flush=True)
+        return lang
+    shown = transport.private_shown
+    reply = await service.command(you, table, command, args)
+    if command == "hand" and transport.private_shown > shown and not reply.alert:
+        reply = Reply("", message=reply.message)  # the hand is printed right here, not "sent to a private chat"
+    say(reply)
+    if command == "lang" and args and args[0].lower() in LANGUAGES:
+        return args[0].lower()
+    return lang
 
 
 def _printer(transport: ConsoleTransport) -> Callable[[Reply], None]:

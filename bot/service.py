@@ -22,7 +22,7 @@ from typing import Any
 
 import engine
 import renderers
-from bot import callbacks, presenter
+from bot import callbacks, presenter, rules
 from bot.games import playable_games, ui_for
 from bot.i18n import LANGUAGES, game_name, normalize, pick_language, t
 from bot.messages import Actor, Button, ChatRef, MessageGone, OutMessage, Reply, Transport, Unreachable
@@ -168,13 +168,19 @@ class Service:
         return Reply(t(lang, "help", games=games))
 
     async def _cmd_rules(self, actor: Actor, chat: ChatRef, player_id: int, lang: str, args: list[str]) -> Reply:
-        game_id = args[0].lower() if args else None
+        """`/rules [game] [part]`: a page of the game's rules file (bot/rules), the rules in short by default."""
+        words = [word.lower() for word in args]
+        number = int(words.pop()) if words and words[-1].isdigit() else 1
+        game_id = words[0] if words else None
         if game_id is None:
             match = await self.store.lobby_or_active_match(chat.platform, chat.chat_id)
             game_id = match.game if match else playable_games()[0]
         if game_id not in playable_games():
             return Reply(t(lang, "err.unknown_game", games=", ".join(playable_games())))
-        return Reply(t(lang, f"rules.{game_id}"))
+        page = rules.page_text(game_id, lang, number)
+        if page is None:
+            return Reply(t(lang, "rules.no_part", game=game_name(lang, game_id), total=rules.page_count(game_id, lang)))
+        return Reply(page)
 
     async def _cmd_lang(self, actor: Actor, chat: ChatRef, player_id: int, lang: str, args: list[str]) -> Reply:
         choice = args[0].lower() if args else ""

@@ -5,8 +5,9 @@ a frozen marker, the stock, scores and each side's opening minimum, whose turn).
 Codes against the engine's Canasta view: "hand", "melds" ({number, team, rank, cards, canasta}), "teams",
 "team", "opened", "min_meld", "team_red3s", "discard_top", "pile_size", "frozen", "pile_blocked", "stock_size",
 "must_use", "taken_cards", "phase", "turn", "to_move", "ask", "scores", "target", "canastas_needed",
-"hand_sizes", "last_move", "last_hand", "over", "winners". Card rows always run left to right (their numbers
-match the buttons); labels and panels mirror in right-to-left languages.
+"hand_sizes", "last_move", "last_hand", "over", "winners". Labels, panels and the rack's numbering follow the
+reading direction (card 1 on the right in Arabic; each button names its number and card); every line of text is
+one bidi paragraph with names and codes isolated (renderers.text.isolate / ltr).
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from PIL import Image, ImageDraw
 from renderers import card_base, cards_french, palette
 from renderers.context import RenderContext
 from renderers.layout import Sides, flow
-from renderers.text import draw_text, fit, text_width
+from renderers.text import draw_text, fit, ltr, text_width
 
 FELT = (24, 70, 96)
 PANEL = (33, 90, 120)
@@ -133,7 +134,7 @@ def _own_melds_text(view: dict[str, Any], ctx: RenderContext) -> str | None:
     parts = []
     for meld in melds:
         mark = {"natural": " ✓", "mixed": " ×"}.get(meld.get("canasta") or "", "")
-        parts.append(f"#{meld['number']} {_rank_text(meld['rank'])}·{len(meld['cards'])}{mark}")
+        parts.append(ltr(f"#{meld['number']} {_rank_text(meld['rank'])}·{len(meld['cards'])}{mark}"))
     return f"{ctx.t('canasta.your_melds')}: " + "  ".join(parts)
 
 
@@ -182,10 +183,13 @@ def render_rack(view: dict[str, Any], ctx: RenderContext) -> Image.Image:
     for count in per_rows:
         left = (width - ((count - 1) * step + cw)) // 2
         visible = min(step, cw)
-        for i, position in enumerate(order[start:start + count]):
+        # Numbered in reading order (card 1 on the right in Arabic); drawn left to right either way, so each card
+        # covers the right of the one before and every top-left index stays visible.
+        row = list(enumerate(order[start:start + count]))
+        for i, position in reversed(row) if ctx.rtl else row:
             chosen = position in ctx.selected
             face = cards_french.face(hand[position], RACK_CARD_H, chosen)
-            x = left + i * step
+            x = left + (count - 1 - i if ctx.rtl else i) * step
             image.paste(face, (x, y + (0 if chosen else lift)), face)
             _badge(draw, x + visible / 2, y + lift + RACK_CARD_H + badge_h / 2, position + 1, 13, chosen, ctx)
         start += count
@@ -267,8 +271,8 @@ def _last_move_items(last: dict[str, Any], ctx: RenderContext) -> list[str | Ima
     elif verb in ("draw", "take", "pass", "ask"):
         text = ctx.t(f"canasta.lm.{verb}")
     else:
-        text = " ".join(words)
-    items: list[str | Image.Image] = [f"{name} {text}"] if not ctx.rtl else [f"{name} {text}"]
+        text = ltr(" ".join(words))
+    items: list[str | Image.Image] = [f"{name} {text}"]
     for code in faces[:12]:
         try:
             items.append(cards_french.face(code, SMALL_CARD_H, False))
@@ -309,15 +313,6 @@ class _Table:
         direction = self.ctx.rtl if rtl is None else rtl
         draw_text(self.draw, (self.s.x(offset), y), text, size, fill, anchor=self.s.anchor(anchor), bold=bold,
                   raqm=self.ctx.raqm, rtl=direction)
-
-    def runs(self, offset: float, y: float, parts: list[tuple[str, bool | None]], size: int, fill: object) -> float:
-        """Short texts one after another in reading order, each with its own direction (numbers and signs drawn
-        left to right, names in their own script's direction), so a "+120" never flips beside an Arabic name."""
-        for text, rtl in parts:
-            draw_text(self.draw, (self.s.x(offset), y), text, size, fill, anchor=self.s.anchor("lm"),
-                      raqm=self.ctx.raqm, rtl=rtl)
-            offset += text_width(text, size, raqm=self.ctx.raqm, rtl=rtl) + 7
-        return offset
 
     def header(self, y: int) -> int:
         view, ctx = self.view, self.ctx
@@ -432,11 +427,13 @@ class _Table:
         # red 3s and cards in hand
         row = y + 36 + SMALL_CARD_H / 2
         hands = view.get("hand_sizes") or []
-        runs: list[tuple[str, bool | None]] = []
-        for s in seats:
-            runs += [(fit(ctx.name(s), 15, 150, raqm=ctx.raqm), None), (str(hands[s] if s < len(hands) else "?"),
-                                                                        False)]
-        offset = self.runs(PAD + 8, row, runs, 15, INK)
+        counts = " · ".join(
+            f"{fit(ctx.name(s), 15, 150, raqm=ctx.raqm, rtl=ctx.rtl)} {hands[s] if s < len(hands) else '?'}"
+            for s in seats
+        )
+        line = f"{ctx.t('canasta.in_hand')}: {counts}"
+        self.text(PAD + 8, row, line, 15, INK)
+        offset = PAD + 8 + text_width(line, 15, raqm=ctx.raqm, rtl=ctx.rtl) + 6
         reds = list((view.get("team_red3s") or [[], []])[side])
         if reds:
             items: list[str | Image.Image] = [f"  {ctx.t('canasta.red3s')}:"]
@@ -467,8 +464,9 @@ class _Table:
             draw_text(self.draw, (box[2] - 6 - w / 2, low), label, 12, INK, anchor="mm", bold=True,
                       raqm=ctx.raqm, rtl=ctx.rtl)
         if kind:
-            # a completed canasta is squared up: a wild on top tells a mixed one at a glance
-            shown = [next((c for c in cards if c == "X" or c[0] == "2"), cards[-1])] if kind == "mixed" else cards[:1]
+            # a completed canasta is squared up under a natural card of its rank (a mixed one is told by its ring
+            # and label, not by a wild on top, which would read as a canasta of 2s)
+            shown = [next((c for c in cards if c != "X" and not c.startswith("2")), cards[0])]
             under = card_base.back(MELD_CARD_H, "french")
             self.image.paste(under, (round(left + 4), round(top + 20)), under)
             face = cards_french.face(shown[0], MELD_CARD_H, False)
@@ -483,10 +481,10 @@ class _Table:
         last_hand = view.get("last_hand")
         if isinstance(last_hand, dict) and last_hand.get("points"):
             points = last_hand["points"]
-            runs: list[tuple[str, bool | None]] = [(f"{ctx.t('canasta.last_hand')}:", ctx.rtl)]
-            for i, p in enumerate(points[: len(self.sides)]):
-                runs += [(fit(_side_name(i, self.sides[i], ctx), 15, 220, raqm=ctx.raqm), None), (f"{p:+d}", False)]
-            self.runs(PAD, y + 14, runs, 15, MUTED)
+            sides = "  ·  ".join(f"{fit(_side_name(i, self.sides[i], ctx), 15, 220, raqm=ctx.raqm, rtl=ctx.rtl)} "
+                                 f"{ltr(f'{p:+d}')}" for i, p in enumerate(points[: len(self.sides)]))
+            line = f"{ctx.t('canasta.last_hand')}: {sides}"
+            self.text(PAD, y + 14, fit(line, 15, TABLE_W - 2 * PAD, raqm=ctx.raqm, rtl=ctx.rtl), 15, MUTED)
             y += 30
         if self.last:
             mid = y + SMALL_CARD_H / 2 + 4

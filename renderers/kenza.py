@@ -2,8 +2,8 @@
 
 Codes against the Kenza view of NOTATION.md / the engine: "table", "hand", "hand_sizes", "captured_counts",
 "sweeps", "scores" (per team at 4 players: team 0 = seats 0 and 2), "target", "to_move", "last_move", "over",
-"winners". Labels are mirrored for right-to-left languages; card rows always run left to right so their numbers
-line up with the buttons.
+"winners". Labels are mirrored for right-to-left languages, and so is the numbering of the rack and table cards:
+card 1 is where the reader starts (the right in Arabic); each button names its number and card.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from PIL import Image, ImageDraw
 from renderers import card_base, cards_spanish, palette
 from renderers.context import RenderContext
 from renderers.layout import Sides, flow
-from renderers.text import draw_text, fit, text_width
+from renderers.text import draw_text, fit, ltr, text_width
 
 FELT = (22, 82, 58)
 PANEL = (31, 102, 74)
@@ -84,7 +84,7 @@ def render_rack(view: dict[str, Any], ctx: RenderContext) -> Image.Image:
     for i, code in enumerate(hand):
         chosen = i in ctx.selected
         face = cards_spanish.face(code, RACK_CARD_H, chosen)
-        x = left + i * (cw + gap)
+        x = left + (len(hand) - 1 - i if ctx.rtl else i) * (cw + gap)  # card 1 where the reader starts
         image.paste(face, (x, title_h + (0 if chosen else lift)), face)
         _number_badge(draw, x + cw / 2, title_h + lift + RACK_CARD_H + 20, i + 1, 14, chosen, ctx)
     return image
@@ -221,9 +221,12 @@ class _Table:
             grid_w = TABLE_WIDTH - self.stock_w - 3 * PAD
             draw_text(self.draw, (grid_left + grid_w / 2, top + TABLE_CARD_H / 2), ctx.t("table_empty"), 18,
                       MUTED, anchor="mm", raqm=ctx.raqm, rtl=ctx.rtl)
+        grid_right = grid_left + self.per_row * (self.cw + self.gap) - self.gap
         for i, code in enumerate(self.cards):
             row, col = divmod(i, self.per_row)
-            x = grid_left + col * (self.cw + self.gap)
+            # numbered in reading order: from the right in Arabic, as the rack is
+            step = col * (self.cw + self.gap)
+            x = grid_right - self.cw - step if self.s.rtl else grid_left + step
             cy = top + row * (TABLE_CARD_H + 28)
             face = cards_spanish.face(code, TABLE_CARD_H, False)
             self.image.paste(face, (x, cy), face)
@@ -297,8 +300,8 @@ class _Table:
         parsed = _parse_move(str(self.last["move"]))
         name = ctx.t("played", name=ctx.name(seat))
         if parsed is None:
-            flow(self.image, self.draw, self.s, offset, mid, [f"{ctx.name(seat)}: {self.last['move']}"], 16, INK,
-                 raqm=ctx.raqm)
+            flow(self.image, self.draw, self.s, offset, mid, [f"{ctx.name(seat)}: {ltr(str(self.last['move']))}"], 16,
+                 INK, raqm=ctx.raqm)
             return y + MOVE_CARD_H + 22
         played, taken = parsed
         items: list[str | Image.Image] = [name, cards_spanish.face(played, MOVE_CARD_H, False)]

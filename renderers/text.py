@@ -4,6 +4,11 @@ Pillow shapes Arabic itself only when it was built with libraqm. Without raqm, i
 letter forms left to right, so the fallback joins the letters with arabic-reshaper and reorders them with
 python-bidi before drawing. Every caller goes through `draw_text` so the choice is made in one place; the
 `raqm` parameter lets tests force the fallback on a machine that has raqm.
+
+A line that mixes Arabic with isolated pieces (names, codes, signed numbers: see `isolate` and `ltr`) is ordered
+by python-bidi even where raqm exists: raqm 0.11 orders the isolates but resolves the weak characters inside one
+against the Arabic paragraph, so "+590" after an Arabic name came out "590+"; python-bidi follows the Unicode
+algorithm there, and the picture test checks the drawn order of such a line on the path actually taken.
 """
 
 from __future__ import annotations
@@ -31,6 +36,43 @@ def font(size: int, bold: bool = False, raqm: bool = HAS_RAQM) -> ImageFont.Free
 
 def _needs_shaping(text: str) -> bool:
     return any("\u0590" <= ch <= "\u08ff" or "\ufb1d" <= ch <= "\ufefc" for ch in text)
+
+
+# Unicode bidi isolates. A picture's line is one bidi paragraph in the reader's direction; the pieces inside it
+# that must keep their own order (a name in the other script, a "#2 7·5" or "+590" of Latin letters, digits and
+# signs) are isolated, so the paragraph places each piece as a unit in reading order instead of letting its
+# digits and neutrals join the neighbouring Arabic run (which scrambles "تنزيلات فريقك: #1 K·7  #2 7·5").
+LRI, FSI, PDI = "\u2066", "\u2068", "\u2069"
+_OPENS = "\u2066\u2067\u2068"
+_ISOLATES = "\u2066\u2067\u2068\u2069"
+_CONTROLS = str.maketrans("", "", "\u2066\u2067\u2068\u2069\u200e\u200f")
+
+
+def isolate(text: str) -> str:
+    """`text` as one unit in its own direction (from its first strong letter): names, which may be in either
+    script."""
+    return f"{FSI}{text}{PDI}" if text else text
+
+
+def ltr(text: str) -> str:
+    """`text` as one left-to-right unit: card codes, meld tags, signed numbers, move notation."""
+    return f"{LRI}{text}{PDI}" if text else text
+
+
+def plain(text: str) -> str:
+    """`text` without bidi controls (for tests and text-only output)."""
+    return text.translate(_CONTROLS)
+
+
+def _closed(text: str) -> str:
+    """`text` with every isolate it opens closed again (a cut line may have lost its PDIs)."""
+    depth = 0
+    for ch in text:
+        if ch in _OPENS:
+            depth += 1
+        elif ch == PDI and depth:
+            depth -= 1
+    return text + PDI * depth
 
 
 _OPENERS, _CLOSERS = "([{<", ")]}>"
@@ -70,16 +112,16 @@ def visual(text: str, rtl: bool | None = None) -> str:
     label stays where the English sentence puts it.
     """
     if not _needs_shaping(text):
-        return text
+        return plain(text)
     base = None if rtl is None else ("R" if rtl else "L")
-    return _fix_brackets(get_display(arabic_reshaper.reshape(text), base_dir=base))
+    return _fix_brackets(plain(get_display(arabic_reshaper.reshape(text), base_dir=base)))
 
 
 def _prepare(
     text: str, size: int, bold: bool, raqm: bool | None, rtl: bool | None
 ) -> tuple[str, ImageFont.FreeTypeFont, str | None]:
     use_raqm = HAS_RAQM if raqm is None else (raqm and HAS_RAQM)
-    if use_raqm:
+    if use_raqm and not (_needs_shaping(text) and any(ch in _ISOLATES for ch in text)):
         return text, font(size, bold, True), (None if rtl is None else ("rtl" if rtl else "ltr"))
     return visual(text, rtl), font(size, bold, False), None
 
@@ -135,6 +177,6 @@ def fit(
     if text_width(text, size, bold, raqm, rtl) <= max_width:
         return text
     cut = text
-    while cut and text_width(cut + "…", size, bold, raqm, rtl) > max_width:
+    while cut and text_width(_closed(cut + "…"), size, bold, raqm, rtl) > max_width:
         cut = cut[:-1]
-    return cut + "…"
+    return _closed(cut + "…")

@@ -20,7 +20,7 @@ from PIL import Image, ImageDraw
 from renderers import card_base, cards_french, palette
 from renderers.context import RenderContext
 from renderers.layout import Sides
-from renderers.text import draw_text, fit, text_width
+from renderers.text import draw_text, fit, ltr, text_width
 
 FELT = (24, 78, 60)
 PANEL = (33, 100, 77)
@@ -89,6 +89,11 @@ def rule_code(reason: str) -> str:
 def rule_codes(reasons: list[str]) -> list[str]:
     """Codes of the rules an attempt broke, each once, in the engine's order."""
     return list(dict.fromkeys(rule_code(str(reason)) for reason in reasons))
+
+
+def _shown_move(move: str) -> str:
+    """A move inside a sentence: its notation kept as one left-to-right unit in an Arabic line."""
+    return ltr(short_move(move))
 
 
 def short_move(move: str) -> str:
@@ -229,7 +234,7 @@ class _Board:
         self.draw.rounded_rectangle((PAD / 2, y + 4, WIDTH - PAD / 2, y + BANNER_H - 6), radius=10, fill=CLAIM_TINT,
                                     outline=CLAIM, width=3)
         lines = [
-            (ctx.t("tunj.claim", name=ctx.name(offender), move=short_move(str(claim.get("attempt") or ""))), 18,
+            (ctx.t("tunj.claim", name=ctx.name(offender), move=_shown_move(str(claim.get("attempt") or ""))), 18,
              INK),
             ("; ".join(ctx.t(f"tunj.rule.{code}") for code in rule_codes(claim.get("broke") or [])), 14, INK),
             (ctx.t("tunj.you_may_call") if self.rack and caller == self.me
@@ -252,8 +257,8 @@ class _Board:
         burdens = result.get("burdens") or self.view.get("burdens") or [0, 0]
         kind = "tunj.deadlock" if result.get("kind") == "deadlock" else "tunj.out"
         points = result.get("points") or [0, 0]
-        return self.ctx.t(kind, a=self.ctx.name(0), b=self.ctx.name(1), pa=points[0], pb=points[1],
-                          ba=burdens[0], bb=burdens[1])
+        return self.ctx.t(kind, a=self.ctx.name(0), b=self.ctx.name(1), pa=ltr(f"+{points[0]}"),
+                          pb=ltr(f"+{points[1]}"), ba=burdens[0], bb=burdens[1])
 
     def strip(self, y: int, seat: int) -> int:
         view, ctx = self.view, self.ctx
@@ -268,7 +273,7 @@ class _Board:
         self.text(PAD + 10, y + 54, ctx.t("tunj.score_burden", score=scores[seat], burden=burdens[seat]), 15, MUTED)
         if not (turn and not self.rack):
             houses = "H1–H4" if seat == 0 else "H5–H8"
-            self.text(PAD + 10, y + 80, ctx.t("tunj.houses_of", houses=houses), 14, MUTED)
+            self.text(PAD + 10, y + 80, ctx.t("tunj.houses_of", houses=ltr(houses)), 14, MUTED)
         if turn and not self.rack:
             self.text(PAD + 10, y + 80, ctx.t("tunj.to_play"), 14, TURN, bold=True)
 
@@ -358,16 +363,16 @@ class _Board:
         events = {event.get("type"): event for event in self.view.get("events") or [] if isinstance(event, dict)}
         if move == "tunj":
             called = events.get("called") or {}
-            return ctx.t("tunj.last_called", name=name, move=short_move(str(called.get("attempt") or "")))
+            return ctx.t("tunj.last_called", name=name, move=_shown_move(str(called.get("attempt") or "")))
         if move == "expire":
             expired = events.get("expired") or {}
-            return ctx.t("tunj.last_expired", move=short_move(str(expired.get("attempt") or "")))
+            return ctx.t("tunj.last_expired", move=_shown_move(str(expired.get("attempt") or "")))
         if "claim" in events:
-            return ctx.t("tunj.last_attempt", name=name, move=short_move(move))
+            return ctx.t("tunj.last_attempt", name=name, move=_shown_move(move))
         if move == "turn":
             text = ctx.t("tunj.last_turn", name=name)
         else:
-            text = ctx.t("tunj.last_move", name=name, move=short_move(move))
+            text = ctx.t("tunj.last_move", name=name, move=_shown_move(move))
         if "to_waste" in events:
             text += " · " + ctx.t("tunj.last_wasted")
         return text

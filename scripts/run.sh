@@ -1,9 +1,7 @@
 #!/usr/bin/env bash
-# Install Majlis into ./.venv and run it (README command 1). With no token in .env: the terminal game.
+# Install Majlis into ./.venv when pyproject.toml changed, and run it (README command 1). With no token in .env:
+# the terminal game.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-PYTHON="${PYTHON:-python3}"
-[ -x .venv/bin/python ] || "$PYTHON" -m venv .venv
-.venv/bin/python -m pip install --quiet --upgrade pip
-.venv/bin/python -m pip install --quiet -e .
+scripts/install.sh
 exec .venv/bin/majlis run "$@"

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from bot import cli
@@ -52,3 +54,123 @@ def test_run_that_cannot_start_says_why_and_exits_1(no_tokens, monkeypatch, caps
     assert cli.main(["run"]) == 1
     err = capsys.readouterr().err
     assert "could not start: ConnectionError: no route to the Bot API" in err
+
+
+@pytest.mark.parametrize("args,reason", [
+    (["play", "kenza", "--variant", "duo"], "'variant' must be one of ['kenza', 'rabaeen']"),
+    (["play", "kenza", "--target", "7"], "'target' must be one of [101, 151, 301]"),
+    (["play", "canasta", "--variant", "duo", "--players", "4"], "duo is for 2 players"),
+    (["play", "canasta", "--players", "3"], "Bad option"),
+    (["play", "tunj", "--claim-seconds", "0"], "'claim_seconds' must be at least 1"),
+])
+def test_play_with_a_bad_option_exits_non_zero_with_the_reason(no_tokens, capsys, args, reason):
+    assert cli.main([*args, "--lang", "en"]) == 2
+    captured = capsys.readouterr()
+    assert reason in captured.err and captured.out == ""  # nothing started
+
+
+def test_play_errors_follow_the_language(no_tokens, capsys):
+    assert cli.main(["play", "kenza", "--target", "7", "--lang", "ar"]) == 2
+    assert "خيار غير صالح" in capsys.readouterr().err
+
+
+def test_play_with_an_unparsable_number_exits_2(no_tokens, capsys):
+    with pytest.raises(SystemExit) as exit_:
+        cli.main(["play", "kenza", "--players", "x"])
+    assert exit_.value.code == 2 and "--players: invalid int value: 'x'" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("argv", [["--help"], ["play", "--help"]])
+def test_help_lists_games_variants_and_options(capsys, argv):
+    with pytest.raises(SystemExit) as exit_:
+        cli.main(argv)
+    assert exit_.value.code == 0
+    out = capsys.readouterr().out
+    for game, line in (("kenza", "rabaeen (Rabaeen (sum 40))"), ("canasta", "duo (Two players)"),
+                       ("tunj", "--claim-seconds a whole number 1–120 (default 10)")):
+        assert f"  {game} " in out and line in out
+    assert "--target 101 | 151 | 301 (default 151)" in out
+    assert "default by players: 2 → duo, 4 → classic4" in out and "Canasta: 2 or 4 players" in out
+    if argv[0] == "play":
+        assert "--variant V        the game's variant" in out and "--lang {ar,en}" in out
+
+
+@pytest.mark.parametrize("line,name", [("TELEGRAM_WEBHOOK_PORT=abc", "TELEGRAM_WEBHOOK_PORT"),
+                                       ("TELEGRAM_WEBHOOK_PORT=70000", "TELEGRAM_WEBHOOK_PORT"),
+                                       ("DISCORD_GUILD_ID=my-server", "DISCORD_GUILD_ID")])
+def test_a_bad_value_in_dotenv_is_one_line_naming_the_variable(no_tokens, monkeypatch, capsys, tmp_path, line,
+                                                                name):
+    for variable in ("TELEGRAM_WEBHOOK_PORT", "DISCORD_GUILD_ID", "LC_ALL", "LC_MESSAGES"):
+        monkeypatch.delenv(variable, raising=False)
+    monkeypatch.setenv("LANG", "C.UTF-8")
+    (tmp_path / ".env").write_text(f"DISCORD_BOT_TOKEN=x\n{line}\n")
+    assert cli.main(["run"]) == 2
+    captured = capsys.readouterr()
+    lines = captured.err.strip().splitlines()
+    assert len(lines) == 1 and name in lines[0] and line.split("=")[1] in lines[0]
+    assert "Traceback" not in captured.err and captured.out == ""
+
+
+def test_settings_refuse_bad_numbers_and_keep_good_ones():
+    from bot.config import ConfigError, Settings
+
+    good = Settings.from_env({"TELEGRAM_WEBHOOK_PORT": "8080", "DISCORD_GUILD_ID": "1234567890123"})
+    assert good.telegram_webhook_port == 8080 and good.discord_guild_id == 1234567890123
+    assert Settings.from_env({}).telegram_webhook_port == 8443 and Settings.from_env({}).discord_guild_id is None
+    with pytest.raises(ConfigError) as error:
+        Settings.from_env({"DISCORD_GUILD_ID": "12a"})
+    assert error.value.name == "DISCORD_GUILD_ID"
+
+
+def test_ctrl_c_in_a_real_terminal_game_says_goodbye(tmp_path):
+    """A real process: wait for the prompt (reading its output, no sleeping), press Ctrl-C (SIGINT)."""
+    import signal
+    import subprocess
+    import sys
+
+    process = subprocess.Popen([sys.executable, "-m", "bot.cli", "play", "kenza", "--lang", "en", "--seed", "1"],
+                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               cwd=Path(__file__).resolve().parents[1])
+    seen = b""
+    while b"q to quit): " not in seen:
+        chunk = process.stdout.read1(4096)
+        assert chunk, seen.decode() + process.stderr.read().decode()
+        seen += chunk
+    process.send_signal(signal.SIGINT)
+    out, err = process.communicate(timeout=60)
+    assert process.returncode == 0, err.decode()
+    assert (seen + out).decode().rstrip().endswith("Goodbye!")
+    assert b"Traceback" not in err
+
+
+def test_install_script_runs_pip_only_when_pyproject_changed(tmp_path):
+    """scripts/install.sh against a stand-in venv whose python logs each pip call instead of running it."""
+    import shutil
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parents[1]
+    (tmp_path / "scripts").mkdir()
+    shutil.copy(root / "scripts" / "install.sh", tmp_path / "scripts" / "install.sh")
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'x'\n")
+    (tmp_path / ".venv" / "bin").mkdir(parents=True)
+    fake = tmp_path / ".venv" / "bin" / "python"
+    fake.write_text(f'#!/bin/sh\nif [ "$2" = pip ]; then echo "$@ warnings=$PYTHONWARNINGS" >> pip.log; exit 0; fi\n'
+                    f'exec {sys.executable} "$@"\n')
+    fake.chmod(0o755)
+
+    def install(*extras: str) -> list[str]:
+        subprocess.run(["bash", "scripts/install.sh", *extras], cwd=tmp_path, check=True)
+        log = tmp_path / "pip.log"
+        lines = log.read_text().splitlines() if log.exists() else []
+        log.unlink(missing_ok=True)
+        return lines
+
+    first = install()
+    assert any("install --quiet -e ." in line for line in first)
+    assert all("warnings=ignore::UserWarning" in line for line in first)
+    assert install() == []  # nothing changed: no pip at all
+    assert any("-e .[dev]" in line for line in install("dev"))  # the test tools are asked for once
+    assert install("dev") == [] and install() == []  # a dev install serves a plain run
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'x'\nversion = '2'\n")
+    assert any("install --quiet -e ." in line for line in install())

@@ -50,3 +50,80 @@ async def test_bad_input_is_answered_and_changes_nothing():
 async def test_end_of_input_leaves_cleanly_in_arabic():
     text, _, _ = await run_console([], lang="ar", players=3)
     assert "مع السلامة" in text
+
+
+async def test_command_looking_input_never_ends_the_match():
+    text, _, match = await run_console(["/", "/ ", "/%", "/٣", "//", "/ m", "/m", "q"])
+    assert text.count("don't know that command") >= 5
+    assert "Traceback" not in text
+    assert match.status == "active" and match.version == 0
+    assert text.rstrip().endswith("Goodbye!")
+
+
+async def test_a_failing_input_is_answered_and_the_game_goes_on(monkeypatch):
+    calls = []
+    original = Service.command
+
+    async def flaky(self, actor, chat, name, args=None):
+        if name == "score" and not calls:
+            calls.append(name)
+            raise RuntimeError("a bug behind one command")
+        return await original(self, actor, chat, name, args)
+
+    monkeypatch.setattr(Service, "command", flaky)
+    text, _, match = await run_console(["/score", "/score", "1", "q"])
+    assert calls == ["score"]
+    assert "Something went wrong; please try again." in text
+    assert "Scores" in text or "scores" in text  # the second /score answered
+    assert match.version >= 1  # and the move after it was played
+
+
+async def test_start_shows_the_lobby_once_and_no_language_line():
+    text, _, _ = await run_console(["q"])
+    assert text.count("New table: Kenza") == 1
+    assert "The game has started." in text and text.count("The game has started.") == 1
+    assert "speaks English" not in text and "Language set" not in text
+    assert "about to start" not in text
+
+
+async def test_timer_and_hand_answer_what_is_true_in_the_terminal():
+    before, _, _ = await run_console(["q"])
+    text, _, match = await run_console(["/timer 30", "/hand", "q"])
+    assert "The terminal has no turn timer" in text and "Each turn now has" not in text
+    assert "I sent your hand" not in text
+    assert text.count("Your cards:") == before.count("Your cards:") + 1  # the hand itself, printed right here
+    assert match.status == "active"
+
+
+async def test_ctrl_c_at_the_prompt_says_goodbye():
+    store = await Store.open(":memory:")
+    out = io.StringIO()
+    service = Service(store, seed_source=random.Random(4))
+    transport = ConsoleTransport(out)
+    service.attach(transport, images=False)
+
+    def interrupted(prompt: str) -> str:
+        raise KeyboardInterrupt
+
+    await play(service, transport, "kenza", 2, {}, "ar", read=interrupted)
+    await store.close()
+    assert out.getvalue().rstrip().endswith("مع السلامة!")
+
+
+async def test_lang_switch_changes_the_console_prompt():
+    prompts = []
+    store = await Store.open(":memory:")
+    out = io.StringIO()
+    service = Service(store, seed_source=random.Random(4))
+    transport = ConsoleTransport(out)
+    service.attach(transport, images=False)
+    feed = iter(["/lang en", "q"])
+
+    def read(prompt: str) -> str:
+        prompts.append(prompt)
+        return next(feed)
+
+    await play(service, transport, "kenza", 2, {}, "ar", read=read)
+    await store.close()
+    assert prompts[0].startswith("اختيارك") and prompts[1].startswith("Your choice")
+    assert out.getvalue().rstrip().endswith("Goodbye!")

@@ -7,6 +7,7 @@ import io
 import random
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from PIL import Image, ImageChops
@@ -152,3 +153,37 @@ def test_any_reachable_view_renders(players, seed, moves, lang):
         view = GAME.view(state, seat)
         selected = tuple(range(0, len(view["hand"]), 3))
         _open(renderers.render_rack("canasta", view, lang, names, selected=selected))
+
+
+def test_a_mixed_canasta_shows_its_natural_rank_on_top(monkeypatch):
+    """A mixed canasta of 8s is squared up under an 8, not under its wild 2 (it would read as a canasta of 2s)."""
+    from renderers import cards_french
+    from renderers.context import RenderContext
+
+    tops: list[str] = []
+    real_face = cards_french.face
+
+    def face(code: str, height: int, chosen: bool = False):
+        if height == canasta.MELD_CARD_H:
+            tops.append(code)
+        return real_face(code, height, chosen)
+
+    monkeypatch.setattr(canasta.cards_french, "face", face)
+    view = dict(canasta._sample_views()[0], melds=[
+        {"number": 1, "team": 0, "rank": "8", "cards": ["2C", "X", "8H", "8S", "8D", "8C", "8H"], "canasta": "mixed"},
+        {"number": 2, "team": 1, "rank": "K", "cards": ["KH"] * 7, "canasta": "natural"}])
+    for lang in ("en", "ar"):
+        tops.clear()
+        canasta.render_table(view, RenderContext(lang=lang))
+        assert tops == ["8H", "KH"]
+
+
+@pytest.mark.parametrize("lang,side", [("en", "left"), ("ar", "right")])
+def test_rack_card_one_is_where_the_reader_starts(lang, side):
+    view = {"hand": ["4C", "9H", "QS", "QD", "JH"], "seat": 0, "to_move": 1, "phase": "play", "team": 0, "melds": []}
+    plain = _open(renderers.render_rack("canasta", view, lang))
+    first = _open(renderers.render_rack("canasta", view, lang, selected=(0,)))
+    box = ImageChops.difference(plain.convert("RGB"), first.convert("RGB")).getbbox()
+    assert box is not None
+    centre = (box[0] + box[2]) / 2
+    assert centre < plain.width / 3 if side == "left" else centre > 2 * plain.width / 3

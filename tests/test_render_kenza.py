@@ -9,12 +9,13 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from PIL import Image
+from PIL import Image, ImageChops
 
 import engine
 import renderers
 from renderers import kenza
 from renderers.cards_spanish import CODES
+from renderers.text import plain
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 NAMES = ["أحمد", "Sarah", "محمد بن عبد الله", "ليلى"]
@@ -203,7 +204,7 @@ def test_unparsable_last_move_still_renders():
 
 def test_names_default_to_player_numbers():
     ctx = renderers.RenderContext(lang="en", names=("Omar",))
-    assert ctx.name(0) == "Omar" and ctx.name(2) == "Player 3"
+    assert plain(ctx.name(0)) == "Omar" and plain(ctx.name(2)) == "Player 3"
 
 
 # ---- against the real engine -------------------------------------------------------------------------------
@@ -261,3 +262,22 @@ def test_any_view_renders(view, lang, raqm):
     assert table.width == kenza.TABLE_WIDTH
     rack = _open(renderers.render_rack("kenza", view, lang, NAMES, selected={0}, raqm=raqm))
     assert rack.width >= 400
+
+
+@pytest.mark.parametrize("lang,side", [("en", "left"), ("ar", "right")])
+def test_rack_and_table_card_one_is_where_the_reader_starts(lang, side):
+    plain = _open(renderers.render_rack("kenza", _view(), lang)).convert("RGB")
+    first = _open(renderers.render_rack("kenza", _view(), lang, selected=(0,))).convert("RGB")
+    box = ImageChops.difference(plain, first).getbbox()
+    assert box is not None
+    centre = (box[0] + box[2]) / 2
+    assert centre < plain.width / 3 if side == "left" else centre > 2 * plain.width / 3
+    # the table's cards too: change only the first, then only the second, and see where each is drawn
+    def table(cards: list[str]) -> Image.Image:
+        return _open(renderers.render_table("kenza", _view(table=cards), lang)).convert("RGB")
+
+    both = table(["4C", "5E"])
+    slot_one = ImageChops.difference(both, table(["1O", "5E"])).getbbox()
+    slot_two = ImageChops.difference(both, table(["4C", "1O"])).getbbox()
+    assert slot_one is not None and slot_two is not None
+    assert slot_one[2] <= slot_two[0] if side == "left" else slot_two[2] <= slot_one[0]

@@ -179,7 +179,6 @@ def test_every_tunj_key_exists_in_both_catalogs():
     source = inspect.getsource(module)
     keys = {key for key in catalog("en") if key.startswith("tunj.")}
     assert keys == {key for key in catalog("ar") if key.startswith("tunj.")}
-    assert "rules.tunj" in catalog("en") and "rules.tunj" in catalog("ar")
     for code in {code for _, code in pictures._RULE_PHRASES} | {"other"}:
         assert f"tunj.rule.{code}" in keys
     for literal in ("tunj.btn.call", "tunj.btn.turn", "tunj.src.run", "tunj.dst.or", "tunj.board.claim"):
