@@ -77,7 +77,8 @@ def test_call_on_building_break_cancels_attempt_and_passes_turn():
     assert called["piles"] == state["piles"]
     assert GAME.to_move(called) == 1 and not view(called)["claim"]["open"]
     assert view(called)["phase"] == "play"
-    assert view(called)["events"][0] == {"type": "called", "seat": 1, "attempt": "move R H1"}
+    assert view(called)["events"][0] == {"type": "called", "seat": 1, "attempt": "move R H1",
+                                         "broke": ["9D cannot go on 8C in H1 (one rank down, other colour)"]}
 
 
 def test_expire_on_building_break_refuses_attempt_and_same_player_goes_on():

@@ -99,3 +99,30 @@ def test_out_of_turn_and_uncalled_moves_never_change_state(seed, other):
         else:
             raise AssertionError(f"{move} by seat {seat} should have been refused")
     assert state == frozen
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    seed=st.integers(0, 10_000),
+    picks=st.lists(st.tuples(st.booleans(), st.integers(0, 10_000)), min_size=10, max_size=120),
+)
+def test_no_legal_move_ever_opens_a_claim_and_every_other_attempt_does(seed, picks):
+    """legal_moves is exactly the rule-abiding part of attempts (issue 9): the walk mixes in attempts, so
+    claims, calls and expiries are met on the way."""
+    state = GAME.new(2, seed=seed)
+    checked = 0
+    for attempt, pick in picks:
+        seat = GAME.to_move(state)
+        if seat is None:
+            break
+        legal = GAME.legal_moves(state, seat)
+        offered = GAME.attempts(state, seat)
+        assert legal and set(legal) <= set(offered)
+        if state["claim"] is None:
+            for move in offered:
+                opened = GAME.apply(state, seat, move)["claim"] is not None
+                assert opened == (move not in legal), move
+                checked += 1
+        pool = offered if attempt else legal
+        state = GAME.apply(state, seat, pool[pick % len(pool)])
+    assert checked or GAME.to_move(state) is None

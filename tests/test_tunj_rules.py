@@ -217,7 +217,8 @@ def test_malformed_runs_cannot_be_attempted():
 def test_priority_one_reserve_to_foundation_first():
     state = table(reserves=(["AS", "9C"], ["QD"]), hands=(["5H"], ["5C"]), houses=full_houses(H1=["AH"]))
     legal = GAME.legal_moves(state, 0)
-    assert "move H1 F1" in legal and "move R F1" in legal  # neglecting a priority is listed (it opens a claim)
+    assert "move R F1" in legal and "move H1 F1" not in legal  # neglecting a priority is not a legal move ...
+    assert "move H1 F1" in GAME.attempts(state, 0)  # ... but an attempt the chat offers (it opens a claim)
     claim = claim_of(GAME.apply(state, 0, "move H1 F1"))
     assert claim["open"] and claim["neglected"] == "move R F1" and "priority 1" in claim["broke"][-1]
     assert not claim_of(GAME.apply(state, 0, "move R F3"))["open"]
@@ -248,7 +249,9 @@ def test_priority_three_fill_empty_house_before_turning():
     assert not claim_of(GAME.apply(state, 0, "move H1 H6"))["open"]  # other moves are free
     filled = GAME.apply(state, 0, "move R H6")
     assert not claim_of(filled)["open"]
-    assert "turn" in GAME.legal_moves(filled, 0)
+    assert "turn" not in GAME.legal_moves(filled, 0), "H3 is still empty and the reserve still has 3C"
+    assert "turn" in GAME.attempts(filled, 0)
+    assert "turn" in GAME.legal_moves(GAME.apply(filled, 0, "move R H3"), 0)
 
 
 # ---- turning, the turned card, the waste ------------------------------------------------------------------
@@ -272,14 +275,15 @@ def test_unplayable_turned_card_goes_to_waste_and_ends_turn():
     assert {"type": "to_waste", "seat": 0, "card": "4S"} in view["events"]
 
 
-def test_waste_becomes_hand_without_shuffling_at_turn_start():
+def test_waste_becomes_hand_without_shuffling_when_a_card_must_be_turned():
     state = table(reserves=([], ["QD"]), wastes=(["5C", "9D", "3S"], ["5C"]), houses=full_houses())
     view = GAME.view(state, None)
-    assert view["hand_sizes"][0] == 3 and view["waste_sizes"][0] == 0
+    assert view["hand_sizes"][0] == 0 and view["waste_sizes"][0] == 3, "not turned over before it is needed"
     turned = []
     for _ in range(3):
         state = GAME.apply(state, 0, "turn")  # none of them fits: each goes to the waste, seat 1 turns 5C
-        turned.append(GAME.view(state, None)["events"][0]["card"])
+        events = GAME.view(state, None)["events"]
+        turned.append(next(event["card"] for event in events if event["type"] == "turned"))
         if GAME.to_move(state) == 1:
             state = GAME.apply(state, 1, "turn")
     assert turned == ["3S", "9D", "5C"]  # the first card wasted comes back first
@@ -423,3 +427,38 @@ def test_view_is_json_and_shows_no_hand_order():
         assert "hand" not in view and view["hand_sizes"] == [35, 35]
         assert {"reserves", "houses", "foundations", "waste_tops", "turned", "claim", "scores", "last_move",
                 "to_move", "phase"} <= set(view)
+
+
+# ---- issue 9: legal moves are exactly the rule-abiding ones; the waste turns over only when needed ----------
+def test_a_house_move_while_a_card_fits_a_foundation_is_an_attempt_not_a_legal_move():
+    state = table(reserves=(["9D"], ["QD"]), hands=(["5H"], ["5C"]),
+                  houses=full_houses(H1=["3D", "2C"], H4=["8C"], H7=["7D"]), foundations={"F4": ["AC"]})
+    assert "move H7 H4" not in GAME.legal_moves(state, 0)
+    assert "move H7 H4" in GAME.attempts(state, 0)
+    assert GAME.legal_moves(state, 0) == ["move H1 F4"]
+    claim = claim_of(GAME.apply(state, 0, "move H7 H4"))
+    assert claim["open"] and claim["neglected"] == "move H1 F4"
+
+
+def test_turning_with_an_empty_house_and_a_reserve_is_an_attempt_not_a_legal_move():
+    state = table(reserves=(["9S", "3C"], ["QD"]), hands=(["5H"], ["5C"]), houses=full_houses(H6=[]))
+    assert "turn" not in GAME.legal_moves(state, 0)
+    assert "turn" in GAME.attempts(state, 0) and "move R H6" in GAME.legal_moves(state, 0)
+    assert claim_of(GAME.apply(state, 0, "turn"))["neglected"] == "move R H6"
+
+
+def test_waste_stays_loadable_until_a_card_must_be_turned():
+    """Issue 9's example: seat 0 has an empty hand and waste [9C, 5D]; its attempt is called; on seat 1's turn
+    9C is still on seat 0's waste and seat 1 may load 8C or TC on it."""
+    state = table(reserves=(["7S"], ["QD"]), wastes=(["9C", "5D"], ["5C"]),
+                  houses=full_houses(H2=["8C"], H7=["TC"]))
+    assert GAME.view(state, None)["waste_tops"][0] == "9C"
+    attempt = GAME.apply(state, 0, "move R F1")  # 7S on an empty foundation: a building break
+    called = GAME.apply(attempt, 1, "tunj")
+    view = GAME.view(called, None)
+    assert GAME.to_move(called) == 1
+    assert view["waste_tops"][0] == "9C" and view["waste_sizes"][0] == 2 and view["hand_sizes"][0] == 0
+    legal = GAME.legal_moves(called, 1)
+    assert "move H2 OW" in legal and "move H7 OW" in legal
+    loaded = GAME.apply(called, 1, "move H2 OW")
+    assert GAME.view(loaded, None)["waste_tops"][0] == "8C"

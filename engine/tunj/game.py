@@ -3,6 +3,8 @@
 A move that breaks a building rule or neglects a mandatory priority is not refused: it becomes an attempt
 that opens a claim, and the opponent either calls `tunj` or lets it `expire` (the service owns the clock;
 `claim_seconds` is only validated and shown here). IllegalMove is kept for what cannot be attempted at all.
+`legal_moves` lists only the moves that break no rule (what bots and searches play); `attempts` adds those that
+neglect a priority (what the chat offers: spotting such a slip is the opponent's skill).
 
 Decisions the rules file and the seed leave open, taken as the seed's app would play them:
 - The turned card must be played before any other move; another move (or turning again) meanwhile is an
@@ -17,6 +19,9 @@ Decisions the rules file and the seed leave open, taken as the seed's app would 
 - A player whose reserve, hand and waste are empty at the start of their turn (only possible in a layout)
   has won.
 - Priority 3 concerns every empty house on the table: both players build on all eight.
+- The waste is turned over only when the player turns a card with an empty hand, never at the start of a turn
+  (rules/tunj.md, "Turn"): until then the opponent may load onto it.
+- A call or an expiry event repeats what the attempt broke: the chat names it only once the claim is resolved.
 """
 
 from __future__ import annotations
@@ -113,6 +118,19 @@ class TunjGame(Game):
 
     # ---- play -----------------------------------------------------------------------------------------------
     def legal_moves(self, state: State, seat: int) -> list[str]:
+        """The moves that break no building rule and neglect no priority: what a bot or a search may play."""
+        if self.to_move(state) != seat:
+            return []
+        if state["claim"] is not None:
+            return ["tunj", "expire"]
+        piles = state["piles"]
+        return [str(move) for move in building_moves(state, seat) if neglected(piles, seat, move, []) is None]
+
+    def attempts(self, state: State, seat: int) -> list[str]:
+        """The legal moves plus those that neglect a mandatory priority (each opens a claim when played).
+
+        This is what the chat offers as buttons: spotting the opponent's slip is the game, so a player must be
+        able to make one. Moves that break a building rule are left out (they can still be typed)."""
         if self.to_move(state) != seat:
             return []
         if state["claim"] is not None:
@@ -286,7 +304,10 @@ def _pass_turn(state: State, seat: int) -> None:
 
 
 def _begin_turn(state: State, seat: int) -> None:
-    """Start `seat`'s turn: flip an empty hand, count the position for the deadlock rule, skip a stuck seat.
+    """Start `seat`'s turn: count the position for the deadlock rule, skip a stuck seat.
+
+    An empty hand is not refilled here: the waste is turned over only when a card must be turned (`_execute`),
+    so until then it stays a pile the opponent may load onto (rules/tunj.md, "Turn").
 
     Ends: two stuck seats pass without changing the table, so a position soon comes back a third time.
     """
@@ -296,9 +317,6 @@ def _begin_turn(state: State, seat: int) -> None:
         if player_empty(piles, seat):
             _finish_hand(state, seat)
             return
-        if not piles[hand(seat)] and piles[waste(seat)]:
-            flip_waste(state, seat)
-            state["events"].append({"type": "flip", "seat": seat})
         state["turn_seen"] = [houses_key([piles[name] for name in HOUSES])]
         key = position_key(piles, seat)
         seen = state["start_seen"][key] = state["start_seen"].get(key, 0) + 1
@@ -316,7 +334,8 @@ def _call(state: State) -> None:
     """A correct call: the attempt is void, any neglected compulsory move is made, the caller's turn starts."""
     claim, state["claim"] = state["claim"], None
     offender = claim["by"]
-    state["events"].append({"type": "called", "seat": claim["caller"], "attempt": claim["attempt"]})
+    state["events"].append({"type": "called", "seat": claim["caller"], "attempt": claim["attempt"],
+                            "broke": list(claim["broke"])})
     if claim["neglected"]:
         _correct(state, offender, claim["neglected"])
         if player_empty(state["piles"], offender):
@@ -330,7 +349,8 @@ def _expire(state: State) -> None:
     claim, state["claim"] = state["claim"], None
     offender = claim["by"]
     state["to_move"] = offender
-    state["events"].append({"type": "expired", "seat": offender, "attempt": claim["attempt"]})
+    state["events"].append({"type": "expired", "seat": offender, "attempt": claim["attempt"],
+                            "broke": list(claim["broke"])})
     turn_over = _correct(state, offender, claim["neglected"]) if claim["neglected"] else False
     _settle(state, offender, turn_over)
 

@@ -150,7 +150,8 @@ def repeats(state: dict[str, Any], move: Move) -> bool:
 def building_moves(state: dict[str, Any], seat: int) -> list[Move]:
     """Every move that obeys the building and turn rules and repeats no position of this turn.
 
-    Moves neglecting a priority are included: playing one is allowed to be attempted and opens a claim.
+    Moves neglecting a priority are included (they are attempts, which open a claim); the game's `legal_moves`
+    leaves them out.
     """
     piles: Piles = state["piles"]
     moves: list[Move] = []
