@@ -1,8 +1,10 @@
-"""Tunj bot strength: the normal bot against the random bot over seeded hands, alternating seats.
+"""Tunj bot strength: the normal and the strong bot each against the random bot over seeded hands, alternating
+seats (bots get their attempts, so the casual levels make their slips as at a table).
 
-    .venv/bin/python bench/tunj_strength.py [hands=100]
+    .venv/bin/python bench/tunj_strength.py [hands=100] [level ...]
 
-Prints the normal bot's win rate (target: at least 80%), draws, moves per hand and time per hand.
+Prints each level's win rate against random (target for normal: at least 80%), draws, the claims (slips) it
+opened, moves per hand and time per hand.
 `play_match(seed, levels)` plays one whole match and is reused by other benches and the tests.
 """
 
@@ -31,31 +33,42 @@ def play_match(
     bots = [get_bot("tunj", level) for level in levels]
     rng = random.Random(seed)
     moves = 0
+    claims = [0, 0]
     while (seat := game.to_move(state)) is not None:
         if moves >= MAX_APPLIES:
             raise RuntimeError(f"seed {seed}: match still running after {moves} moves")
-        move = bots[seat].choose(game.view(state, seat), game.legal_moves(state, seat), rng)
+        move = bots[seat].choose(game.view(state, seat), game.legal_moves(state, seat), rng,
+                                 attempts=game.attempts(state, seat))
         state = game.apply(state, seat, move)
         moves += 1
-    return {**game.result(state), "moves": moves}
+        if state["claim"] is not None and state["claim"]["by"] == seat:
+            claims[seat] += 1
+    return {**game.result(state), "moves": moves, "claims": claims}
 
 
-def main(hands: int = 100) -> None:
-    wins = draws = moves = 0
+def measure(level: str, hands: int) -> None:
+    wins = draws = moves = slips = 0
     started = time.perf_counter()
     for seed in range(hands):
-        normal_seat = seed % 2
-        levels = ("normal", "random") if normal_seat == 0 else ("random", "normal")
+        seat = seed % 2
+        levels = (level, "random") if seat == 0 else ("random", level)
         result = play_match(seed, levels)
         moves += result["moves"]
+        slips += result["claims"][seat]
         if result["draw"]:
             draws += 1
-        elif normal_seat in result["winners"]:
+        elif seat in result["winners"]:
             wins += 1
     elapsed = time.perf_counter() - started
-    print(f"tunj normal vs random: {hands} hands, normal won {wins} ({100 * wins / hands:.1f}%), "
-          f"draws {draws}, {moves / hands:.0f} moves/hand, {1000 * elapsed / hands:.0f} ms/hand")
+    print(f"tunj {level} vs random: {hands} hands, {level} won {wins} ({100 * wins / hands:.1f}%), "
+          f"draws {draws}, {slips / hands:.1f} slips/hand by {level}, {moves / hands:.0f} moves/hand, "
+          f"{1000 * elapsed / hands:.0f} ms/hand")
+
+
+def main(hands: int = 100, levels: tuple[str, ...] = ("normal", "strong")) -> None:
+    for level in levels:
+        measure(level, hands)
 
 
 if __name__ == "__main__":
-    main(int(sys.argv[1]) if len(sys.argv) > 1 else 100)
+    main(int(sys.argv[1]) if len(sys.argv) > 1 else 100, tuple(sys.argv[2:]) or ("normal", "strong"))

@@ -23,6 +23,7 @@ OPS = {
     "m": "play legal move number",  # m:match:version:index
     "p": "pick (first step of a two-step move)",  # p:match:version:key
     "k": "back to the first step",  # k:match:version
+    "t": "call the mover's broken rule (Tunj!)",  # t:match — no version: valid all through the mover's turn
     "i": "I'm back",
     "h": "show my hand",
     "c": "show the score",

@@ -104,6 +104,10 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--lang", choices=LANGUAGES, default="ar", help="language of the game (default ar)")
     play.add_argument("--seed", type=int, metavar="S", help="deal from this seed (the same seed deals the same)")
     play.add_argument("--name", default=None, help="your name at the table")
+    play.add_argument("--bots", default="normal", metavar="LEVEL",
+                      help="the bots' level: random (easy) or normal (default), or one a game adds — Tunj's strong "
+                           "never slips, while its random and normal bots sometimes neglect a priority for you to "
+                           "call Tunj!")
     return parser
 
 
@@ -113,7 +117,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if args.command == "play":
             options = {"variant": args.variant, "target": args.target, "claim_seconds": args.claim_seconds}
-            return asyncio.run(_play(args.game, args.players, options, args.lang, args.seed, args.name))
+            return asyncio.run(_play(args.game, args.players, options, args.lang, args.seed, args.name, args.bots))
         return asyncio.run(_run(lang))
     except KeyboardInterrupt:  # Ctrl-C leaves like `q` does
         print("\n" + t(lang, "console.bye"), flush=True)
@@ -129,7 +133,7 @@ def _operator_language() -> str:
     return "en"
 
 
-def check_table(game: str, players: int, options: dict[str, Any], lang: str) -> str | None:
+def check_table(game: str, players: int, options: dict[str, Any], lang: str, bots: str = "normal") -> str | None:
     """Why this table cannot be set up (in `lang`), or None: checked before anything starts, so `majlis play`
     with a bad option exits non-zero with the reason instead of opening a table that cannot start."""
     import engine
@@ -145,18 +149,22 @@ def check_table(game: str, players: int, options: dict[str, Any], lang: str) -> 
         rules.new(players, rules.check_options(players, options), seed=0)
     except ValueError as error:
         return t(lang, "err.bad_option", reason=str(error))
+    from engine.bots import levels
+
+    if bots not in levels(game):
+        return t(lang, "err.bot_level", level=bots, levels=", ".join(levels(game)))
     return None
 
 
 async def _play(game: str, players: int, options: dict[str, Any], lang: str, seed: int | None,
-                name: str | None) -> int:
+                name: str | None, bots: str = "normal") -> int:
     from bot.console import ConsoleTransport, play
     from bot.service import Service
     from storage import Store
 
     game = game.lower()
     options = {key: value for key, value in options.items() if value is not None}
-    problem = check_table(game, players, options, lang)
+    problem = check_table(game, players, options, lang, bots)
     if problem is not None:
         print(problem, file=sys.stderr)
         return 2
@@ -166,7 +174,7 @@ async def _play(game: str, players: int, options: dict[str, Any], lang: str, see
         transport = ConsoleTransport()
         service.attach(transport, images=False)
         await play(service, transport, game, players, {key: str(value) for key, value in options.items()}, lang,
-                   name=name or t(lang, "console.you"))
+                   name=name or t(lang, "console.you"), bots=bots)
     finally:
         await store.close()
     return 0

@@ -3,6 +3,9 @@
 It is a third platform like Telegram and Discord: the group chat is the terminal, your private chat is the
 terminal too. Type a number to press the button with that number, a move in notation (`play 6O take 4C 5E`), or a
 command (`/score`, `/hand`, `/rules`, `/lang en`). Ctrl-C or Ctrl-D leaves.
+
+Turn timers are off (a player at the terminal may think as long as they like), but windows the rules time — a
+Tunj claim's call window — run on the service's clock, so a bot's uncalled slip is refused and play goes on.
 """
 
 from __future__ import annotations
@@ -112,8 +115,10 @@ async def play(
     lang: str,
     read: Callable[[str], str | Awaitable[str]] | None = None,
     name: str = "You",
+    bots: str = "normal",
+    timer_interval: float = 0.5,
 ) -> None:
-    """Open a table with you and bots, then read moves until the match ends or you leave."""
+    """Open a table with you and bots of level `bots`, then read moves until the match ends or you leave."""
     you = Actor(PLATFORM, YOU, name, language=lang, is_admin=True)
     table = ChatRef(PLATFORM, TABLE_CHAT)
     private = ChatRef(PLATFORM, YOU, private=True)
@@ -125,12 +130,13 @@ async def play(
     transport.quiet = True
     try:
         await service.command(you, table, "lang", [lang])
+        await service.command(you, table, "timer", ["0"])  # turn timers off; rule windows stay timed
         await service.command(you, private, "start")
         opened = await service.command(you, table, "new", [game_id, *(f"{k}={v}" for k, v in options.items())])
         match = await service.store.lobby_or_active_match(PLATFORM, TABLE_CHAT)
         if match is not None:
             for _ in range(players - 1):
-                await service.press(you, table, callbacks.encode("b", match.id, "normal"))
+                await service.press(you, table, callbacks.encode("b", match.id, bots))
     finally:
         transport.quiet = False
     if match is None:
@@ -139,8 +145,17 @@ async def play(
     started = await service.press(you, table, callbacks.encode("s", match.id))
     if started.alert:  # the lobby message already says that the game has started
         say(started)
+    timers = asyncio.create_task(service.run_timers(timer_interval))
+    try:
+        await _read_moves(service, transport, match.id, you, lang, read, say)
+    finally:
+        timers.cancel()
+
+
+async def _read_moves(service: Service, transport: ConsoleTransport, match_id: int, you: Actor, lang: str,
+                      read: Callable[[str], str | Awaitable[str]], say: Callable[[Reply], None]) -> None:
     while True:
-        match = await service.store.get_match(match.id)
+        match = await service.store.get_match(match_id)
         if match is None or match.status != "active":
             print(t(lang, "console.bye"), file=transport.out)
             return

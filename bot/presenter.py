@@ -104,15 +104,23 @@ def lobby(match: Match, seats: list[Seat], lang: str) -> OutMessage:
 Recent = list[tuple[int, str, dict[str, Any]]]  # (seat, move, public view right after it)
 
 
+def shown_turn(match: Match, state: dict[str, Any]) -> int | None:
+    """The seat the chat names as moving (a hidden Tunj claim keeps naming the mover)."""
+    game = engine.get(match.game)
+    return ui_for(match.game).shown_to_move(game.view(state, None), game.to_move(state))
+
+
 def caption(match: Match, state: dict[str, Any], seats: list[Seat], lang: str, recent: Recent) -> str:
     game = engine.get(match.game)
     ui = ui_for(match.game)
     view = game.view(state, None)
+    hiding = ui.disguise(view) is not view  # a claim still open: its attempt reads like any move
     names = seat_names(seats, lang)
     lines = [t(lang, "table.title", game=game_name(lang, match.game), round=view.get("round", 1))]
     shown = [entry for number, entry in enumerate(recent)
              if number >= len(recent) - 4 or ui.notable(entry[1], entry[2])]
-    lines += [f"{names[seat]}: {ui.describe_move(move, lang, after)}" for seat, move, after in shown]
+    lines += [f"{names[seat]}: {ui.describe_move(move, lang, ui.disguise(after) if hiding else after)}"
+              for seat, move, after in shown]
     result = game.result(state)
     if result["over"]:
         sides = side_names(view, names, lang)
@@ -121,7 +129,7 @@ def caption(match: Match, state: dict[str, Any], seats: list[Seat], lang: str, r
         else:
             lines.append(t(lang, "table.winner", name=" & ".join(sides[w] for w in result["winners"])))
     else:
-        seat = game.to_move(state)
+        seat = shown_turn(match, state)
         if seat is not None:
             lines.append(t(lang, "table.turn", name=names[seat]))
     if view.get("target"):
@@ -135,7 +143,8 @@ def table(
     match: Match, state: dict[str, Any], seats: list[Seat], lang: str, recent: Recent, images: bool
 ) -> OutMessage:
     game = engine.get(match.game)
-    view = game.view(state, None)
+    ui = ui_for(match.game)
+    view = ui.disguise(game.view(state, None))
     names = seat_names(seats, lang)
     image = renderers.render_table(match.game, view, lang=lang, names=names) if images else None
     keyboard: Keyboard = []
@@ -144,11 +153,14 @@ def table(
             Button(t(lang, "btn.hand"), callbacks.encode("h", match.id)),
             Button(t(lang, "btn.score"), callbacks.encode("c", match.id)),
         ]]
+        calls = [button for row in ui.standby_buttons(view, lang) for button in row if button.kind == "call"]
+        if calls and match.status == "active":
+            keyboard[0].insert(0, Button(calls[0].label, callbacks.encode("t", match.id)))
     return OutMessage(
         caption(match, state, seats, lang, recent),
         image=image,
         keyboard=keyboard,
-        alt=ui_for(match.game).describe_table(view, lang, names),
+        alt=ui.describe_table(view, lang, names),
     )
 
 
@@ -158,12 +170,17 @@ def pick_tag(pick: str | None) -> str:
 
 
 def rack_buttons(match: Match, state: dict[str, Any], seat: int, lang: str, pick: str | None) -> list[list[UIButton]]:
-    """The seat's move controls for this state and picking state (the same list when drawn and when pressed)."""
-    game = engine.get(match.game)
-    legal = game.legal_moves(state, seat) if match.status == "active" else []
-    if not legal:
+    """The seat's move controls for this state and picking state (the same list when drawn and when pressed):
+    the moves the game offers it, or, while another seat moves, its standby controls (Tunj's call)."""
+    if match.status != "active":
         return []
-    return ui_for(match.game).rack_buttons(game.view(state, seat), legal, lang, pick)
+    game = engine.get(match.game)
+    ui = ui_for(match.game)
+    view = ui.disguise(game.view(state, seat))
+    offered = ui.offered_moves(game, state, seat)
+    if offered:
+        return ui.rack_buttons(view, offered, lang, pick)
+    return ui.standby_buttons(view, lang)
 
 
 def button_moves(buttons: list[list[UIButton]]) -> list[str]:
@@ -176,10 +193,10 @@ def rack(
     """A seat's private rack: its own hand, and its move buttons when it is to move."""
     game = engine.get(match.game)
     ui = ui_for(match.game)
-    view = game.view(state, seat.seat)
+    view = ui.disguise(game.view(state, seat.seat))
     names = seat_names(seats, lang)
     buttons = rack_buttons(match, state, seat.seat, lang, pick)
-    legal = bool(buttons)
+    legal = any(button.kind != "call" for row in buttons for button in row)
     keyboard: Keyboard = []
     tag = pick_tag(pick)
     number = 0
@@ -191,6 +208,8 @@ def rack(
                 number += 1
             elif button.kind == "pick":
                 bound.append(Button(button.label, callbacks.encode("p", match.id, match.version, button.arg)))
+            elif button.kind == "call":
+                bound.append(Button(button.label, callbacks.encode("t", match.id)))
             else:
                 bound.append(Button(button.label, callbacks.encode("k", match.id, match.version)))
         keyboard.append(bound)
@@ -205,8 +224,11 @@ def rack(
     elif game.result(state)["over"]:
         text = t(lang, "rack.over", game=game_name(lang, match.game))
     else:
-        turn = game.to_move(state)
-        text = t(lang, "rack.waiting", name=names[turn] if turn is not None else "—")
+        turn = shown_turn(match, state)
+        if turn == seat.seat:
+            text = t(lang, "rack.hold")  # the seat's own attempt is open to a call
+        else:
+            text = t(lang, "rack.waiting", name=names[turn] if turn is not None else "—")
     if seat.away:
         text += "\n" + t(lang, "rack.away")
     return OutMessage(text, image=image, keyboard=keyboard, alt=ui.describe_rack(view, lang))

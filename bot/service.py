@@ -28,6 +28,7 @@ from bot.i18n import LANGUAGES, game_name, normalize, pick_language, t
 from bot.messages import Actor, Button, ChatRef, MessageGone, OutMessage, Reply, Transport, Unreachable
 from engine import IllegalMove
 from engine.bots import decide
+from engine.bots import levels as bot_levels
 from storage import Store
 from storage.errors import StaleVersion, TableBusy
 from storage.models import Chat, Match, Player, Seat
@@ -64,6 +65,7 @@ class Service:
         self._seeds = seed_source or random.Random()
         self.bot_delay = bot_delay
         self._hand_sizes: dict[int, list[int] | None] = {}
+        self._no_call: dict[tuple[int, int], int] = {}  # (match, seat) -> version of a refused Tunj! call
         self._render_pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="render")
 
     def attach(self, transport: Transport, *, images: bool = True) -> None:
@@ -120,6 +122,8 @@ class Service:
             return await self._score_reply(match, lang)
         if op == "i":
             return await self._back_in(match, player_id, lang)
+        if op == "t":
+            return await self._human_move(match.id, player_id, lang, call=True)
         if len(action.args) < 1 or not action.args[0].isdigit():
             return Reply(t(lang, "err.bad_button"), alert=True)
         version = int(action.args[0])
@@ -370,7 +374,7 @@ class Service:
                 reply = Reply(t(lang, "lobby.left"))
             elif op == "b":
                 level = args[0] if args else "normal"
-                if level not in ("random", "normal"):
+                if level not in bot_levels(match.game):
                     return Reply(t(lang, "err.bad_button"), alert=True)
                 if not mine and player_id != match.creator_id:
                     return Reply(t(lang, "err.not_seated"), alert=True)
@@ -465,7 +469,8 @@ class Service:
         return None
 
     async def _human_move(self, match_id: int, player_id: int, lang: str, *, version: int | None = None,
-                          index: int | None = None, tag: str = "", text: str | None = None) -> Reply:
+                          index: int | None = None, tag: str = "", text: str | None = None,
+                          call: bool = False) -> Reply:
         async with self._locks[match_id]:
             match = await self.store.get_match(match_id)
             if match is None or match.status != "active":
@@ -477,6 +482,11 @@ class Service:
                 return Reply(t(lang, "err.stale"), alert=True)
             game = engine.get(match.game)
             state = game.from_json(match.snapshot)
+            if call or (text is not None and ui_for(match.game).is_call(text)):
+                refusal = self._call_refusal(match, state, seat.seat, lang)
+                if refusal is not None:
+                    return refusal
+                text = "tunj"
             if game.to_move(state) != seat.seat:
                 return Reply(t(lang, "err.not_your_turn"), alert=True)
             if index is not None:
@@ -508,6 +518,19 @@ class Service:
             seat = await self._seat_of(match, player_id) or seat
             rack = await self._rack_message(match, game.from_json(match.snapshot), seat)
             return Reply(done, message=rack)
+
+    def _call_refusal(self, match: Match, state: dict[str, Any], seat: int, lang: str) -> Reply | None:
+        """Why a Tunj! call cannot be made now, or None. A call with no claim open locks that seat's calls
+        until the mover's next move (rules/tunj.md, "Calling Tunj")."""
+        game = engine.get(match.game)
+        if presenter.shown_turn(match, state) == seat:
+            return Reply(t(lang, "call.own_turn"), alert=True)
+        if self._no_call.get((match.id, seat)) == match.version:
+            return Reply(t(lang, "call.wait"), alert=True)
+        if game.to_move(state) != seat:  # no claim is open for this seat to call
+            self._no_call[(match.id, seat)] = match.version
+            return Reply(t(lang, "call.none"), alert=True)
+        return None
 
     async def _pick(self, match_id: int, player_id: int, lang: str, version: int, key: str | None) -> Reply:
         async with self._locks[match_id]:
@@ -600,7 +623,7 @@ class Service:
             self._keep_pick_after_move(match, seat_index)
             forced = ui_for(match.game).forced_timeout_move(game.view(state, None))
             move = forced or decide(match.game, state, seat_index, "normal",
-                                    random.Random(f"{match.seed}:{match.version}"))
+                                    random.Random(f"{match.seed}:{match.version}"), slips=False)
             new_state = game.apply(state, seat_index, move)
             try:
                 match = await self._commit(match, seat_index, "timer", move, state, new_state)
@@ -677,7 +700,7 @@ class Service:
         if not transport.push_private:
             await self._turn_notice(match, state, seats, chat_lang, recent)
             return
-        turn = game.to_move(state)
+        turn = presenter.shown_turn(match, state)
         previous_hands = self._hand_sizes.get(match.id)
         sizes = game.view(state, None).get("hand_sizes")
         for seat in seats:
@@ -703,7 +726,7 @@ class Service:
         """On platforms without pushed racks, one short mention of the player to move, replaced each turn —
         and left in place while the same player stays to move with no other human playing meanwhile."""
         transport = self.transports[match.platform]
-        turn = engine.get(match.game).to_move(state)
+        turn = presenter.shown_turn(match, state)
         old = await self.store.get_message(match.platform, "notice", match_id=match.id)
         others_played = any(seat != turn and seats[seat].is_human for seat, _, _ in recent)
         if old is not None and turn is not None and self._notice_for.get(match.id) == turn and not others_played \
@@ -876,6 +899,8 @@ class Service:
             self._picks[(match.id, seat)] = kept
 
     def _forget(self, match_id: int) -> None:
+        for key in [key for key in self._no_call if key[0] == match_id]:
+            del self._no_call[key]
         self._recent.pop(match_id, None)
         self._last_turn.pop(match_id, None)
         self._hand_sizes.pop(match_id, None)

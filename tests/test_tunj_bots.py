@@ -1,4 +1,5 @@
-"""Tunj bots: whole hands end, the normal bot keeps the priorities and always calls, both bots call Tunj."""
+"""Tunj bots: whole hands end, the normal bot keeps the priorities and always calls, both bots call Tunj; the
+casual-table levels slip now and then (SLIP_RATE), the strong level never."""
 
 from __future__ import annotations
 
@@ -8,10 +9,10 @@ from collections import Counter
 import pytest
 
 import engine
-from engine.bots import RandomBot
 from engine.bots import get as get_bot
+from engine.bots import levels
 from engine.cards import french_deck
-from engine.tunj.bots import NormalBot
+from engine.tunj.bots import SLIP_RATE, NormalBot, RandomBot, StrongBot
 from engine.tunj.deal import deck_contents
 
 GAME = engine.get("tunj")
@@ -28,17 +29,19 @@ def play(seed, levels, options=None, limit=50_000):
         seat = GAME.to_move(state)
         if seat is None:
             return state, claims
-        state = GAME.apply(state, seat, bots[seat].choose(GAME.view(state, seat), GAME.legal_moves(state, seat),
-                                                          rng))
+        move = bots[seat].choose(GAME.view(state, seat), GAME.legal_moves(state, seat), rng,
+                                 attempts=GAME.attempts(state, seat))
+        state = GAME.apply(state, seat, move)
         if state["claim"] is not None and state["claim"]["by"] == seat:
             claims[seat] += 1
+            assert state["claim"]["neglected"], "a bot's slip neglects a priority; it never breaks a building rule"
     raise AssertionError(f"seed {seed} {levels}: no end after {limit} moves")
 
 
 @pytest.mark.parametrize(
     ("seed", "levels"),
     [(0, ("random", "random")), (1, ("random", "random")), (2, ("normal", "random")), (3, ("random", "normal")),
-     (4, ("normal", "normal"))],
+     (4, ("normal", "normal")), (6, ("strong", "normal")), (7, ("random", "strong"))],
 )
 def test_whole_bot_hands_end(seed, levels):
     state, claims = play(seed, levels)
@@ -46,8 +49,8 @@ def test_whole_bot_hands_end(seed, levels):
     assert result["over"] and result["winners"] and len(result["history"]) == 1
     assert result["scores"] == result["history"][0]
     for seat, level in enumerate(levels):
-        if level == "normal":
-            assert claims[seat] == 0  # the normal bot never breaks a rule
+        if level == "strong":
+            assert claims[seat] == 0  # the strongest level never breaks a rule
     full = Counter(french_deck())
     assert deck_contents(state) == [full, full]
 
@@ -63,6 +66,44 @@ def test_bot_match_to_a_target_plays_several_hands():
 def test_registry_and_levels():
     assert isinstance(get_bot("tunj", "normal"), NormalBot)
     assert isinstance(get_bot("tunj", "random"), RandomBot)
+    assert isinstance(get_bot("tunj", "strong"), StrongBot)
+    assert levels("tunj") == ("random", "normal", "strong")
+    with pytest.raises(ValueError, match="random, normal, strong"):
+        get_bot("tunj", "expert")
+
+
+def _slip_positions(count):
+    """Positions met in play where the seat to move could neglect a priority (attempts beyond the legal)."""
+    out = []
+    for seed in range(40):
+        state, rng = GAME.new(2, seed=seed), random.Random(seed)
+        for _ in range(400):
+            seat = GAME.to_move(state)
+            if seat is None or len(out) >= count:
+                break
+            legal, offered = GAME.legal_moves(state, seat), GAME.attempts(state, seat)
+            if len(offered) > len(legal):
+                out.append((state, seat, legal, offered))
+            state = GAME.apply(state, seat, StrongBot().choose(GAME.view(state, seat), legal, rng))
+    return out
+
+
+def test_casual_levels_slip_at_the_rate_and_strong_never():
+    positions = _slip_positions(300)
+    assert len(positions) == 300
+    for bot in (NormalBot(), RandomBot(), StrongBot()):
+        slips = 0
+        for number, (state, seat, legal, offered) in enumerate(positions):
+            move = bot.choose(GAME.view(state, seat), legal, random.Random(number), attempts=offered)
+            assert move in offered
+            slips += move not in legal
+        if bot.level == "strong":
+            assert slips == 0
+        else:
+            assert 0.5 * SLIP_RATE * len(positions) <= slips <= 2 * SLIP_RATE * len(positions), (bot.level, slips)
+    state, seat, legal, offered = positions[0]
+    assert all(NormalBot().choose(GAME.view(state, seat), legal, random.Random(i)) in legal for i in range(50)), \
+        "without the attempts (a bot covering for an absent player) no level slips"
 
 
 # ---- decisions on layouts ----------------------------------------------------------------------------------

@@ -9,7 +9,7 @@ import pytest
 import engine
 from bot import callbacks, presenter
 from bot.games import ui_for
-from bot.i18n import catalog
+from bot.i18n import catalog, t
 from bot.messages import Actor, ChatRef
 from bot.service import Service
 from engine.bots import decide
@@ -71,23 +71,39 @@ def _reachable(view: dict, legal: list[str]) -> tuple[list[str], int]:
     return reached, no_back
 
 
-def test_buttons_offer_exactly_the_legal_moves_in_two_presses():
-    claims = 0
+def test_buttons_offer_exactly_the_attempts_in_two_presses_and_tunj_to_the_other_seat():
+    """The mover's buttons reach every attempt (legal and priority-neglecting moves) once; the other seat has
+    the one Tunj! control all through the mover's turn, and during a claim the keyboards look the same."""
+    claims = slips = 0
     for state in _states(range(4), 120):
         seat = GAME.to_move(state)
-        legal = GAME.legal_moves(state, seat)
-        view = GAME.view(state, seat)
-        reached, no_back = _reachable(view, legal)
+        mover = UI.shown_to_move(GAME.view(state, None), seat)
+        other = 1 - mover
+        for who in (mover, other):
+            view = UI.disguise(GAME.view(state, who))
+            offered = UI.offered_moves(GAME, state, who)
+            rows = UI.rack_buttons(view, offered, "en", None) if offered else UI.standby_buttons(view, "en")
+            kinds = [button.kind for row in rows for button in row]
+            if who == other:
+                assert kinds == ["call"], "the waiting seat has exactly the Tunj! control"
+                assert not offered
+                continue
+            if state["claim"] is not None:
+                claims += 1
+                assert rows == [], "the mover waits for the window; they cannot call on themselves"
+                continue
+            assert "call" not in kinds
+            reached, no_back = _reachable(view, offered)
+            assert sorted(reached) == sorted(GAME.attempts(state, seat))
+            assert len(reached) == len(set(reached))
+            assert no_back == 0
+            slips += len(offered) > len(GAME.legal_moves(state, seat))
         if state["claim"] is not None:
-            claims += 1
-            assert reached == ["tunj"], "during a claim only the Tunj! button (never expire)"
-            rows = UI.rack_buttons(view, legal, "en", None)
-            assert len(rows) == 1 and len(rows[0]) == 1
-            continue
-        assert sorted(reached) == sorted(legal)
-        assert len(reached) == len(set(reached))
-        assert no_back == 0
+            caller_view = UI.disguise(GAME.view(state, state["claim"]["caller"]))
+            assert caller_view["claim"]["open"] is False and caller_view["to_move"] == state["claim"]["by"]
+            assert not any(event["type"] == "claim" for event in caller_view["events"])
     assert claims >= 3, "the random bots made attempts that opened claims"
+    assert slips >= 3, "positions with priority-neglecting buttons came up"
 
 
 def test_pick_keys_fit_an_action_code_and_mark_the_source():
@@ -161,10 +177,17 @@ def test_texts_for_moves_claims_and_the_board():
     table = UI.describe_table(GAME.view(after, None), "en", names)
     assert "Open claim: Ali attempted H1 → F1" in table and "Mona may call Tunj!" in table
     assert "H1: 9♣" in table and "F1: —" in table
+    hidden = UI.describe_table(UI.disguise(GAME.view(after, None)), "en", names)
+    assert "claim" not in hidden.lower() and "broke" not in hidden and "H1: 9♣" in hidden
+    assert UI.describe_move("move H1 F1", "en", UI.disguise(GAME.view(after, None))) == "H1 → F1"
     called = GAME.apply(after, 1, "tunj")
-    assert "Mona called Tunj! Ali's H1 → F1 is cancelled" in UI.describe_table(GAME.view(called, None), "en", names)
+    assert "Mona called Tunj! Ali's H1 → F1 broke: foundations go up by suit from the ace. It is cancelled" in \
+        UI.describe_table(GAME.view(called, None), "en", names)
+    assert UI.describe_move("tunj", "en", GAME.view(called, None)) == \
+        "called Tunj! — H1 → F1 broke: foundations go up by suit from the ace"
     expired = GAME.apply(after, 1, "expire")
-    assert "No call in time" in UI.describe_table(GAME.view(expired, None), "en", names)
+    assert "No call in time: H1 → F1 stays refused (it broke: foundations go up" in \
+        UI.describe_table(GAME.view(expired, None), "en", names)
     rack = UI.describe_rack(GAME.view(state, 1), "ar")
     assert rack.splitlines()[2].startswith("أنت:")  # seat 1's own line names it "you"
     assert UI.score_line(GAME.view(state, None), "en", names) == "Ali: 0 · Mona: 0"
@@ -242,7 +265,12 @@ async def test_claim_called_in_time_by_the_other_human(setup):
     a, b = actors[offender], actors[1 - offender]
     attempt = _bad_foundation_move(state)
     before = {name: list(pile) for name, pile in state["piles"].items()}
+    # Before any attempt B already holds the Tunj! control, on the rack and on the table
+    standing = transport.buttons(b.user_id)
+    assert [button.label for button in standing] == ["📣 Tunj!"] and standing[0].data == f"t:{match.id}"
+    assert any(button.data == f"t:{match.id}" for button in transport.buttons("-100"))
     sends_to_b = sum(1 for c in transport.calls if c[0] == "send" and c[1] == b.user_id)
+    b_rack = transport.latest(b.user_id)
 
     reply = await service.command(a, GROUP, "m", attempt.split())
     assert not reply.alert, reply.text
@@ -250,32 +278,74 @@ async def test_claim_called_in_time_by_the_other_human(setup):
     assert state["claim"] is not None and GAME.to_move(state) == 1 - offender
     assert state["piles"] == before, "an attempt is never carried out"
     assert match.deadline == pytest.approx(clock.now + 5)
-    # B's rack was sent afresh (the seat to move changed) and carries only the Tunj! button
-    assert sum(1 for c in transport.calls if c[0] == "send" and c[1] == b.user_id) == sends_to_b + 1
-    buttons = transport.buttons(b.user_id)
-    assert [button.label for button in buttons] == ["📣 Tunj!"]
-    assert "Open claim" in transport.latest(b.user_id).alt
+    # Nothing tells B: no new rack message, the same control, no claim named anywhere, A still shown moving
+    assert sum(1 for c in transport.calls if c[0] == "send" and c[1] == b.user_id) == sends_to_b
+    assert transport.latest(b.user_id) is b_rack
+    table = transport.latest("-100")
+    assert "attempted" not in table.text and "broke" not in table.text and "claim" not in table.alt.lower()
+    assert f"{a.name}: {UI.describe_move(attempt, 'en')}" in table.text, "shown like any move"
+    assert t("en", "table.turn", name=a.name) in table.text, "the mover is still shown moving"
     # A has nothing to press meanwhile, and A cannot answer their own claim
     assert not transport.buttons(a.user_id)
-    assert (await service.command(a, GROUP, "m", ["tunj"])).alert
-    assert "attempted" in transport.latest("-100").alt
+    own = await service.command(a, GROUP, "m", ["tunj"])
+    assert own.alert and "your turn" in own.text
 
     clock.now += 4  # inside the 5-second window
     assert await service.tick() == 0
-    reply = await service.press(b, private(b), buttons[0].data)
+    reply = await service.press(b, private(b), standing[0].data)
     assert not reply.alert, reply.text
     match, state = await _state(store, match.id)
     assert state["claim"] is None
     assert GAME.to_move(state) == 1 - offender, "a correct call passes the turn to the caller"
     assert (await store.moves(match.id))[-1].move == "tunj"
-    assert "called Tunj!" in transport.latest("-100").text  # the table caption lists the call
-    # the old Tunj! button is stale now: refused with a message
-    stale = await service.press(b, private(b), buttons[0].data)
-    assert stale.alert and stale.text == "That button is out of date."
-    # typed tunj with no open claim: refused with the engine's reason
-    no_claim = await service.command(b, GROUP, "m", ["tunj"])
-    assert no_claim.alert and "no claim" in no_claim.text
+    caption = transport.latest("-100").text
+    assert "called Tunj!" in caption and "broke: foundations go up" in caption, caption
+    # B moves now: the same control answers that it is B's own turn, and the version is untouched
+    again = await service.press(b, private(b), standing[0].data)
+    assert again.alert and "your turn" in again.text
     assert (await store.get_match(match.id)).version == match.version
+
+
+async def test_a_call_with_no_claim_is_refused_until_the_movers_next_move(setup):
+    service, transport, store, clock = setup
+    match = await open_tunj(service)
+    match, state = await _state(store, match.id)
+    actors = await _actors(store, match.id)
+    mover = GAME.to_move(state)
+    a, b = actors[mover], actors[1 - mover]
+    control = transport.buttons(b.user_id)[0].data
+    first = await service.press(b, private(b), control)
+    assert first.alert and "no claim" in first.text
+    again = await service.press(b, private(b), control)
+    assert again.alert and "call again after the mover's next move" in again.text
+    typed = await service.command(b, GROUP, "m", ["tunj"])
+    assert typed.alert and "call again after" in typed.text
+    assert (await store.get_match(match.id)).version == match.version, "a refused call changes nothing"
+    # The mover's next move lifts the lock; an attempt then is called as usual
+    legal = GAME.legal_moves(state, mover)
+    reply = await service.command(a, GROUP, "m", legal[0].split())
+    assert not reply.alert, reply.text
+    match, state = await _state(store, match.id)
+    if GAME.to_move(state) != mover:
+        return  # the legal move ended A's turn (a wasted turned card): nothing more to check
+    unlocked = await service.press(b, private(b), control)
+    assert unlocked.alert and "no claim" in unlocked.text, "a new move of the mover: B may call (and is refused)"
+
+
+async def test_the_lock_lifts_with_the_attempt_that_follows(setup):
+    service, transport, store, clock = setup
+    match = await open_tunj(service)
+    match, state = await _state(store, match.id)
+    actors = await _actors(store, match.id)
+    mover = GAME.to_move(state)
+    a, b = actors[mover], actors[1 - mover]
+    control = transport.buttons(b.user_id)[0].data
+    assert "no claim" in (await service.press(b, private(b), control)).text
+    await service.command(a, GROUP, "m", _bad_foundation_move(state).split())
+    reply = await service.press(b, private(b), control)
+    assert not reply.alert, reply.text
+    match, state = await _state(store, match.id)
+    assert GAME.to_move(state) == 1 - mover and (await store.moves(match.id))[-1].move == "tunj"
 
 
 async def test_claim_window_closes_without_a_call(setup):
@@ -320,7 +390,8 @@ async def test_neglected_priority_is_corrected_when_the_window_closes(setup):
         assert match.status == "active"
         seat = GAME.to_move(state)
         legal = GAME.legal_moves(state, seat)
-        if "turn" in legal and any(m.split()[-1].startswith("F") for m in legal):
+        if "turn" in GAME.attempts(state, seat) and any(m.split()[-1].startswith("F") for m in legal):
+            assert "turn" not in legal, "turning now neglects priority 2: an attempt, not a legal move"
             break
         move = decide("tunj", state, seat, "normal", random.Random(number))
         reply = await service.command(actors[seat], GROUP, "m", move.split())
@@ -341,17 +412,17 @@ async def test_neglected_priority_is_corrected_when_the_window_closes(setup):
 
 
 async def _press_move(service, transport, store, match_id, actor, seat, want: str) -> None:
-    """Press the buttons that play `want`: its source, then its target (or the one button for it)."""
-    state = GAME.from_json((await store.get_match(match_id)).snapshot)
-    view = GAME.view(state, seat)
-    legal = GAME.legal_moves(state, seat)
+    """Press the buttons that play `want`: its source, then its target (or the one button for it; Tunj! for
+    `tunj`)."""
+    match = await store.get_match(match_id)
+    state = GAME.from_json(match.snapshot)
     pick = None
     for _ in range(2):
-        drawn = [b for row in UI.rack_buttons(view, legal, "en", pick) for b in row]
+        drawn = [b for row in presenter.rack_buttons(match, state, seat, "en", pick) for b in row]
         bound = transport.buttons(actor.user_id)[: len(drawn)]
         assert [b.label for b in bound] == [b.label for b in drawn]
         for ui_button, button in zip(drawn, bound, strict=True):
-            if ui_button.kind == "move" and ui_button.move == want:
+            if (ui_button.kind == "move" and ui_button.move == want) or (ui_button.kind == "call" and want == "tunj"):
                 reply = await service.press(actor, private(actor), button.data)
                 assert not reply.alert, reply.text
                 return
@@ -397,8 +468,9 @@ async def test_whole_hand_human_against_a_bot_by_button_presses(setup):
         await _press_move(service, transport, store, match.id, ALI, human, want)
         presses += 1
         match, after = await _state(store, match.id)
-        if len(await store.moves(match.id)) == logged + 1 and GAME.to_move(after) == human:
+        if want != "tunj" and len(await store.moves(match.id)) == logged + 1 and GAME.to_move(after) == human:
             # a move within the human's turn (nobody else moved): the rack message was edited, not sent again
+            # (a correct call is different: the turn comes to the caller, whose phone rings)
             within += 1
             assert sum(1 for c in transport.calls if c[0] == "send" and c[1] == ALI.user_id) == sends
     assert match.status == "finished", f"hand not over after {presses} moves"
@@ -418,13 +490,18 @@ async def test_rules_command(setup):
     assert "طنج" in (await service.command(Actor("fake", "9", "Sami", language="ar"), GROUP, "rules", ["tunj"])).text
 
 
-def test_presenter_binds_the_lone_tunj_button():
-    """The keyboard the service draws during a claim is the one Tunj! button, bound to an 'm' action."""
+def test_during_a_claim_the_caller_keeps_the_one_call_control():
+    """The keyboard for the caller during a claim is the same Tunj! control as before it (kind "call")."""
     layout = {"reserves": [["KS"], ["QD"]], "houses": [["9C"], ["5D"], ["JS"], ["2D"], ["3H"], ["4C"], ["8S"],
                                                        ["7D"]], "hands": [["8H"], ["3C"]], "to_move": 0}
-    state = GAME.apply(GAME.new(2, {}, layout=layout), 0, "move H1 F1")
-    assert presenter.button_moves(UI.rack_buttons(GAME.view(state, 1), GAME.legal_moves(state, 1), "ar",
-                                                  None)) == ["tunj"]
+    before = GAME.new(2, {}, layout=layout)
+    state = GAME.apply(before, 0, "move H1 F1")
+    during = UI.standby_buttons(UI.disguise(GAME.view(state, 1)), "ar")
+    assert during == UI.standby_buttons(UI.disguise(GAME.view(before, 1)), "ar")
+    assert [[b.kind for b in row] for row in during] == [["call"]]
+    assert UI.rack_buttons(GAME.view(state, 1), GAME.legal_moves(state, 1), "ar", None) == during
+    assert presenter.button_moves(during) == [], "the call is no versioned move button"
+    assert UI.standby_buttons(UI.disguise(GAME.view(state, 0)), "ar") == [], "no call on one's own attempt"
 
 
 async def test_pictures_through_the_service_follow_the_pick(tmp_path):
@@ -463,4 +540,5 @@ async def test_a_bot_calls_a_typed_attempt_at_once(setup):
     assert (records[1].move, records[1].actor, records[1].seat) == ("tunj", "bot", 1 - human)
     assert all(record.seat == 1 - human for record in records[1:]), "the turn passed to the caller"
     match, state = await _state(store, match.id)
-    assert state["claim"] is None and GAME.to_move(state) in (human, None)
+    assert GAME.to_move(state) in (human, None)
+    assert state["claim"] is None or state["claim"]["by"] == 1 - human, "or the bot slipped: the human may call"

@@ -97,7 +97,7 @@ def _style(code: str) -> discord.ButtonStyle:
     op = code.split(":", 1)[0]
     if op == "s":
         return discord.ButtonStyle.success
-    if op == "x":
+    if op in ("x", "t"):
         return discord.ButtonStyle.danger
     if op in ("j", "h", "m"):
         return discord.ButtonStyle.primary

@@ -14,7 +14,8 @@ class UIButton:
 
     kind "move": plays `move` (a canonical move string; the engine still checks it when pressed);
     kind "pick": sets the seat's private picking state to `arg` (a second step, a card selection, a sort order —
-    opaque to the service, at most ~40 characters); kind "back": clears it.
+    opaque to the service, at most ~40 characters); kind "back": clears it;
+    kind "call": calls out the mover's broken rule (Tunj!); bound to no match version, it stays valid all turn.
     """
 
     label: str
@@ -35,6 +36,27 @@ class GameUI:
     def option_values(self, name: str, spec: Any) -> tuple[Any, ...]:
         """The values a lobby button cycles through for one option (empty: no button)."""
         return tuple(spec.choices or self.option_cycles.get(name, ()))
+
+    def offered_moves(self, game: Any, state: dict[str, Any], seat: int) -> list[str]:
+        """The moves the seat's buttons offer: the legal ones, unless the game lets a player break a rule."""
+        return game.legal_moves(state, seat)
+
+    def standby_buttons(self, view: dict[str, Any], lang: str) -> list[list[UIButton]]:
+        """Controls for a seat (or, with seat None, the table) while another seat moves (Tunj's call)."""
+        return []
+
+    def disguise(self, view: dict[str, Any]) -> dict[str, Any]:
+        """The view as the chat may show it: a game may keep something back until it is resolved (an open Tunj
+        claim looks like any move). Returns `view` itself when nothing is kept back."""
+        return view
+
+    def shown_to_move(self, view: dict[str, Any], to_move: int | None) -> int | None:
+        """The seat the chat names as moving (during a hidden claim: the mover, not the seat that may call)."""
+        return to_move
+
+    def is_call(self, text: str) -> bool:
+        """Whether a typed move is a call on the mover (handled like the call button)."""
+        return False
 
     def rack_buttons(self, view: dict[str, Any], legal: list[str], lang: str, pick: str | None) -> list[list[UIButton]]:
         """One button per legal move; games with many moves override with a two-step layout."""

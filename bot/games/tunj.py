@@ -1,11 +1,17 @@
-"""Tunj in chat: a move in two presses (a source, then a target), a "Turn card" button, and a lone "Tunj!"
-button while the opponent's attempt is open to a call.
+"""Tunj in chat: a move in two presses (a source, then a target), a "Turn card" button, and a "Tunj!" control
+the opponent has all through the mover's turn (rules/tunj.md, "Calling Tunj", [decision]).
 
-The buttons offer exactly the engine's legal list. That list includes moves that neglect a mandatory priority:
-making one is allowed and is what the opponent's call answers, so the buttons do not mark them. Moves that break
-a building rule are not in the list; a player may still type one (`/m move H3 F1`) and the engine opens a claim.
-While a claim is open the caller's legal moves are `tunj` and `expire`; only `tunj` gets a button, since
-`expire` is the service's to make when the window closes (forced_timeout_move).
+The mover's buttons offer the engine's attempts: the legal moves plus those that neglect a mandatory priority.
+Making one is allowed and is what the opponent's call answers, so the buttons do not mark them. Moves that break
+a building rule are not offered; a player may still type one (`/m move H3 F1`) and the engine opens a claim.
+
+Spotting the slip is the opponent's skill, so the chat does not spot it for them: the Tunj! control is there
+whether or not a claim is open (a "call" button bound to no match version, on the waiting seat's rack and on
+the table), and while a claim is open the chat shows the attempt like any move, still names the mover as the one
+to move, and draws no claim banner (`disguise`). Once the claim is called or its window closes, the call or the
+closed window says what the attempt broke. `expire` is never a button: the service makes it when the window
+closes (forced_timeout_move). A call with no claim open is refused by the service, which then takes no call from
+that seat before the mover's next move.
 
 The picking state is the chosen source: `R`, `T`, `Hn`, or a run `Hnxk` (the run `Hn:k`; a colon would split the
 button's action code).
@@ -83,9 +89,46 @@ class TunjUI(GameUI):
     option_cycles = {"claim_seconds": (5, 10, 15, 20, 30)}
 
     # ---- buttons --------------------------------------------------------------------------------------------
+    def offered_moves(self, game: Any, state: dict[str, Any], seat: int) -> list[str]:
+        """The mover's attempts (legal moves and priority-neglecting ones); none during a claim, where the caller
+        keeps the same standing Tunj! control as before it."""
+        if state.get("claim") is not None:
+            return []
+        return game.attempts(state, seat)
+
+    def standby_buttons(self, view: dict[str, Any], lang: str) -> list[list[UIButton]]:
+        """Tunj! for every seat but the one shown moving (and on the table), until the match is over."""
+        if view.get("over") or view.get("to_move") is None:
+            return []
+        seat = view.get("seat")
+        if seat is not None and seat == self.shown_to_move(view, view.get("to_move")):
+            return []
+        return [[UIButton(t(lang, "tunj.btn.call"), "call")]]
+
+    def disguise(self, view: dict[str, Any]) -> dict[str, Any]:
+        """While a claim is open: the mover still to move, no claim, no claim event — the attempt looks like any
+        move (its card simply has not moved yet)."""
+        if not claim_open(view):
+            return view
+        claim = view["claim"]
+        shown = dict(view)
+        shown["to_move"] = claim.get("by")
+        shown["phase"] = "play"
+        shown["claim"] = {"open": False, "by": None, "caller": None, "attempt": None, "broke": [], "neglected": None}
+        shown["events"] = [event for event in view.get("events") or [] if event.get("type") != "claim"]
+        return shown
+
+    def shown_to_move(self, view: dict[str, Any], to_move: int | None) -> int | None:
+        if claim_open(view):
+            return (view.get("claim") or {}).get("by")
+        return to_move
+
+    def is_call(self, text: str) -> bool:
+        return " ".join(text.split()).lower() == "tunj"
+
     def rack_buttons(self, view: dict[str, Any], legal: list[str], lang: str, pick: str | None) -> list[list[UIButton]]:
         if "tunj" in legal:
-            return [[UIButton(t(lang, "tunj.btn.call"), "move", move="tunj")]]
+            return [[UIButton(t(lang, "tunj.btn.call"), "call")]]
         by_source: dict[str, list[tuple[str, str]]] = {}
         for move in legal:
             parts = split_move(move)
@@ -173,6 +216,11 @@ class TunjUI(GameUI):
                 if event.get("type") == "claim" and event.get("attempt") == move:
                     return t(lang, "tunj.mv.attempt", move=self._attempt_text(move, lang),
                              rules=_rules_text(lang, event.get("broke") or []))
+            for event in view.get("events") or []:
+                if event.get("type") in ("called", "expired") and move.strip().lower() in ("tunj", "expire"):
+                    key = "tunj.mv.called_broke" if event["type"] == "called" else "tunj.mv.expired_broke"
+                    return t(lang, key, move=self._attempt_text(str(event.get("attempt") or ""), lang),
+                             rules=_rules_text(lang, event.get("broke") or []))
         parts = split_move(move)
         if parts is None:
             word = move.strip().lower()
@@ -201,10 +249,12 @@ class TunjUI(GameUI):
                                rules=_rules_text(lang, event.get("broke") or []), caller=_name(names, 1 - seat)))
             elif kind == "called":
                 lines.append(t(lang, "tunj.ev.called", name=name, offender=_name(names, 1 - seat),
-                               move=self._attempt_text(event.get("attempt", ""), lang)))
+                               move=self._attempt_text(event.get("attempt", ""), lang),
+                               rules=_rules_text(lang, event.get("broke") or [])))
             elif kind == "expired":
                 lines.append(t(lang, "tunj.ev.expired", name=name,
-                               move=self._attempt_text(event.get("attempt", ""), lang)))
+                               move=self._attempt_text(event.get("attempt", ""), lang),
+                               rules=_rules_text(lang, event.get("broke") or [])))
             elif kind == "corrected":
                 lines.append(t(lang, "tunj.ev.corrected", name=name, move=self.describe_move(event["move"], lang)))
             elif kind == "to_waste":

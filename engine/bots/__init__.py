@@ -1,7 +1,10 @@
 """Computer players. A bot sees exactly what its seat sees: `game.view(state, seat)` and that seat's legal
 moves (which follow from its own view), never the full state.
 
-Each game module exposes `BOTS = {"random": cls, "normal": cls}`; `engine.bots.get(game_id, level)` finds them.
+Each game module exposes `BOTS = {"random": cls, "normal": cls, ...}` (a game may add levels, e.g. Tunj's
+"strong"); `engine.bots.get(game_id, level)` finds them. A game whose engine offers `attempts(state, seat)`
+(moves that break a rule on purpose, Tunj) hands them to its bots as `attempts=`, for the levels that sometimes
+slip.
 """
 
 from __future__ import annotations
@@ -10,7 +13,7 @@ import importlib
 import random
 from typing import Any, Protocol
 
-LEVELS = ("random", "normal")
+LEVELS = ("random", "normal")  # the levels every game has
 
 
 class Bot(Protocol):
@@ -19,6 +22,18 @@ class Bot(Protocol):
     level: str
 
     def choose(self, view: dict[str, Any], legal: list[str], rng: random.Random) -> str: ...
+
+
+def _module(game_id: str) -> Any:
+    import engine
+
+    game = engine.get(game_id)
+    return importlib.import_module(type(game).__module__.rsplit(".", 1)[0] + ".bots")
+
+
+def levels(game_id: str) -> tuple[str, ...]:
+    """The bot levels `game_id` has, weakest first."""
+    return tuple(_module(game_id).BOTS)
 
 
 class RandomBot:
@@ -34,18 +49,24 @@ class RandomBot:
 
 def get(game_id: str, level: str) -> Bot:
     """A bot of `level` for `game_id`; ValueError for an unknown level."""
-    if level not in LEVELS:
-        raise ValueError(f"unknown bot level {level!r}; choose one of {', '.join(LEVELS)}")
+    bots = _module(game_id).BOTS
+    if level not in bots:
+        raise ValueError(f"unknown bot level {level!r}; choose one of {', '.join(bots)}")
+    return bots[level]()
+
+
+def decide(game_id: str, state: dict[str, Any], seat: int, level: str, rng: random.Random, *,
+           slips: bool = True) -> str:
+    """Convenience for the service: build the seat's view and legal moves, then ask the bot.
+
+    `slips=False` withholds the attempts, so even a level that sometimes breaks a rule plays only legal moves
+    (a bot covering for an absent player must not make slips in their name)."""
     import engine
 
     game = engine.get(game_id)
-    module = importlib.import_module(type(game).__module__.rsplit(".", 1)[0] + ".bots")
-    return module.BOTS[level]()
-
-
-def decide(game_id: str, state: dict[str, Any], seat: int, level: str, rng: random.Random) -> str:
-    """Convenience for the service: build the seat's view and legal moves, then ask the bot."""
-    import engine
-
-    game = engine.get(game_id)
-    return get(game_id, level).choose(game.view(state, seat), game.legal_moves(state, seat), rng)
+    bot = get(game_id, level)
+    view, legal = game.view(state, seat), game.legal_moves(state, seat)
+    attempts = getattr(game, "attempts", None)
+    if slips and attempts is not None:
+        return bot.choose(view, legal, rng, attempts=attempts(state, seat))  # type: ignore[call-arg]
+    return bot.choose(view, legal, rng)

@@ -1,7 +1,11 @@
-"""Tunj computer players: uniform random, and a "normal" player that keeps the rules and plays with purpose.
+"""Tunj computer players: "random" (uniform over the legal moves), "normal" (keeps the priorities and plays
+with purpose) and "strong" (the normal player that never slips).
 
-Both call `tunj` on every open claim against the opponent — the random bot because `tunj` and `expire` are
-its only legal moves and it picks one of them at random, the normal bot always.
+Slips: spotting the opponent's slip is the game, so the levels that sit at casual tables ("random" and
+"normal") sometimes attempt a move that neglects a mandatory priority on purpose: wherever the seat's attempts
+include such a move, they make one with probability SLIP_RATE (one of them, uniformly). "strong" never does.
+A claim against the opponent: "normal" and "strong" always call it; "random" picks `tunj` or `expire` at random
+(its only legal moves then).
 """
 
 from __future__ import annotations
@@ -9,11 +13,34 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from engine.bots import RandomBot
 from engine.tunj.moves import Move, parse
 from engine.tunj.rules import fits_foundation, fits_house
 
 NEGLECT = -1000  # a move that would neglect a priority: the opponent calls it and takes the turn
+SLIP_RATE = 0.1  # where a priority can be neglected, how often a casual-table level neglects it on purpose
+
+
+def slip(legal: list[str], attempts: list[str] | None, rate: float, rng: random.Random) -> str | None:
+    """A priority-neglecting attempt to make instead of a legal move, or None (most of the time)."""
+    if not attempts or rate <= 0:
+        return None
+    slips = [move for move in attempts if move not in legal]
+    if not slips or rng.random() >= rate:
+        return None
+    return slips[rng.randrange(len(slips))]
+
+
+class RandomBot:
+    """Uniform over the legal moves, slipping now and then like a casual player."""
+
+    level = "random"
+    slip_rate = SLIP_RATE
+
+    def choose(self, view: dict[str, Any], legal: list[str], rng: random.Random,
+               attempts: list[str] | None = None) -> str:
+        if not legal:
+            raise ValueError("no legal move to choose from")
+        return slip(legal, attempts, self.slip_rate, rng) or legal[rng.randrange(len(legal))]
 
 
 class _Board:
@@ -47,12 +74,17 @@ class NormalBot:
     """
 
     level = "normal"
+    slip_rate = SLIP_RATE
 
-    def choose(self, view: dict[str, Any], legal: list[str], rng: random.Random) -> str:
+    def choose(self, view: dict[str, Any], legal: list[str], rng: random.Random,
+               attempts: list[str] | None = None) -> str:
         if not legal:
             raise ValueError("no legal move to choose from")
         if "tunj" in legal:
             return "tunj"
+        slipped = slip(legal, attempts, self.slip_rate, rng)
+        if slipped is not None:
+            return slipped
         board = _Board(view)
         scored = [(self._score(board, parse(text)), text) for text in legal]
         best = max(score for score, _ in scored)
@@ -109,4 +141,11 @@ def _by_target(board: _Board, dst: str, scores: tuple[int, int, int, int]) -> in
     return scores[2] if board.house(dst) else scores[3]
 
 
-BOTS = {"random": RandomBot, "normal": NormalBot}
+class StrongBot(NormalBot):
+    """The normal player without slips: the strongest level, for benches and players who want no gifts."""
+
+    level = "strong"
+    slip_rate = 0.0
+
+
+BOTS = {"random": RandomBot, "normal": NormalBot, "strong": StrongBot}
