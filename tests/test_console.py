@@ -127,3 +127,73 @@ async def test_lang_switch_changes_the_console_prompt():
     await store.close()
     assert prompts[0].startswith("اختيارك") and prompts[1].startswith("Your choice")
     assert out.getvalue().rstrip().endswith("Goodbye!")
+
+
+class FixedClock:
+    """The service's clock, held still: a claim window never closes by itself during the test."""
+
+    now = 1_000_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+async def test_terminal_tunj_hand_where_the_human_calls_the_bots_slip_and_wins_the_claim():
+    """Against the casual-level bot ("normal", which slips now and then), the human plays typed legal moves and
+    answers with the Tunj! number whenever a claim is open against the bot — which the terminal never spells out
+    until the call names what was broken."""
+    import engine
+    from bot.i18n import t
+    from tests.test_telegram_tunj import policy
+
+    game = engine.get("tunj")
+    store = await Store.open(":memory:")
+    out = io.StringIO()
+    service = Service(store, clock=FixedClock(), seed_source=random.Random(3))
+    transport = ConsoleTransport(out)
+    service.attach(transport, images=False)
+    calls: list[int] = []  # output length when each call was made
+    typed = 0
+
+    async def read(prompt: str) -> str:
+        nonlocal typed
+        match = await store.lobby_or_active_match("console", "table")
+        state = game.from_json(match.snapshot)
+        seat = game.to_move(state)
+        typed += 1
+        if typed > 3000:
+            raise EOFError
+        if state["claim"] is not None:
+            assert state["claim"]["caller"] == seat and state["claim"]["by"] != seat
+            labels = [button.label for button in transport.buttons]
+            assert labels == [t("en", "tunj.btn.call")], labels
+            calls.append(len(out.getvalue()))
+            return "1"
+        return policy(game.legal_moves(state, seat))
+
+    await play(service, transport, "tunj", 2, {}, "en", read=read, bots="normal", timer_interval=3600)
+    text = out.getvalue()
+    finished = await store.get_match(1)
+    records = await store.moves(1)
+    await store.close()
+    assert finished.status == "finished", "the hand was played to its end"
+    assert calls, "the casual bot slipped and the human called"
+    human = next(record.seat for record in records if record.actor == "human")
+    won = [n for n, record in enumerate(records) if record.move == "tunj" and record.seat == human]
+    assert len(won) == len(calls), "every call was a correct one"
+    assert all(records[n - 1].seat != human and records[n - 1].actor == "bot" for n in won), "on the bot's slip"
+    before_first_call = text[: calls[0]]
+    assert "attempted" not in before_first_call and "Open claim" not in before_first_call, \
+        "the terminal did not spot the slip for the human"
+    assert "Played: called Tunj! — " in text and " broke: priority" in text, "the call names what was broken"
+    assert "Winner" in text or "draw" in text
+
+
+def test_play_refuses_an_unknown_bot_level(capsys):
+    from bot import cli
+
+    assert cli.main(["play", "tunj", "--bots", "genius", "--lang", "en"]) == 2
+    assert cli.main(["play", "kenza", "--bots", "strong", "--lang", "ar"]) == 2
+    err = capsys.readouterr().err
+    assert "Unknown bot level “genius”. Choose one of: random, normal, strong" in err
+    assert "مستوى بوت غير معروف «strong». اختر من: random, normal" in err

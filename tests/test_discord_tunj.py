@@ -1,7 +1,8 @@
 """A whole Tunj hand through the real discord.py client: a human against a random bot, opened with /new and the
 lobby buttons, then played by clicking only the components of the ephemeral rack that "My hand" opened — a
-source then a target, "Turn a card", and "Tunj!" whenever the bot's attempt is open to a call — while the
-channel's table embed is read for the attempt and the call, and every stored message is checked for hidden cards.
+source then a target, "Turn a card", and the standing "Tunj!" control whenever the bot's slip is open to a call —
+while the channel's table embed (which carries a Tunj! control of its own) is read: the slip reads like any move
+until the call names what it broke; every stored message is checked for hidden cards.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from typing import Any
 import pytest
 
 import engine
+from bot import presenter
 from bot.games import ui_for
 from bot.games.tunj import card_label, pick_key
 from bot.i18n import pick_language, t
@@ -66,15 +68,16 @@ async def click_move(fake: FakeDiscord, adapter: Any, store: Store, rack_id: str
     and picking state (however Discord's grid repacked them), and the control clicked is the one whose label the
     layout gives to `want`. Returns the number of clicks."""
     match, state = await position(store, match_id)
-    view, legal = GAME.view(state, seat), GAME.legal_moves(state, seat)
     pick = None
     for clicks in (1, 2):
         rack = fake.messages[rack_id]
         shown = controls(rack)
-        drawn = [b for row in UI.rack_buttons(view, legal, "en", pick) for b in row]
+        drawn = [b for row in presenter.rack_buttons(match, state, seat, "en", pick) for b in row]
         assert sorted(c.label for c in shown) == sorted(b.label[:LABEL_LIMIT] for b in drawn), "other controls"
-        assert all(c.code.split(":")[2] == str(match.version) for c in shown), "the rack shows an old version"
-        target = next((b for b in drawn if b.kind == "move" and b.move == want), None)
+        assert all(c.code == f"t:{match_id}" if c.code.startswith("t:") else c.code.split(":")[2] ==
+                   str(match.version) for c in shown), "the rack shows an old version"
+        target = next((b for b in drawn if (b.kind == "move" and b.move == want)
+                       or (b.kind == "call" and want == "tunj")), None)
         if target is None:  # first click: the source
             pick = pick_key(want.split()[1])
             target = next(b for b in drawn if b.kind == "pick" and b.arg == pick)
@@ -87,7 +90,7 @@ async def click_move(fake: FakeDiscord, adapter: Any, store: Store, rack_id: str
         assert not [text for text in answers(calls) if text.startswith("⚠️")], answers(calls)
         rack = fake.messages[rack_id]
         assert int(rack["flags"]) & EPHEMERAL
-        if target.kind == "move":
+        if target.kind in ("move", "call"):
             assert rack["content"].startswith("Played: "), rack["content"]
             return clicks
     raise AssertionError(f"no control plays {want}")
@@ -117,14 +120,18 @@ async def test_whole_hand_against_a_random_bot_by_ephemeral_components(store):
             if want == "tunj":
                 called += 1
                 assert [c.label for c in controls(fake.messages[rack_id])] == [t("en", "tunj.btn.call")]
-                # The bot's attempt, with the rule it broke, is on the channel's table embed.
+                # The bot's slip is on the channel's table embed like any move; no rule is named yet.
+                plain = UI.describe_move(state["claim"]["attempt"], lang)
                 attempt = UI.describe_move(state["claim"]["attempt"], lang, GAME.view(state, None))
-                attempts_seen += attempt in table_text(fake, table_id)
+                shown = table_text(fake, table_id)
+                attempts_seen += plain in shown and attempt not in shown
+                assert any(c.code == f"t:{match_id}" for c in controls(fake.messages[table_id]))
             clicks += await click_move(fake, adapter, store, rack_id, match_id, human, want)
             record = (await store.moves(match_id))[match.version]
             assert (record.seat, record.actor, record.move) == (human, "human", want)
             if want == "tunj":
-                calls_seen += f"Amina: {UI.describe_move('tunj', lang)}" in table_text(fake, table_id)
+                named = UI.describe_move("tunj", lang, GAME.view(GAME.apply(state, human, "tunj"), None))
+                calls_seen += f"Amina: {named}" in table_text(fake, table_id)
         match, state = await position(store, match_id)
         assert match.status == "finished", f"hand not over after {moves} moves"
         result = GAME.result(state)
