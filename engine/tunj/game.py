@@ -4,7 +4,8 @@ A move that breaks a building rule or neglects a mandatory priority is not refus
 that opens a claim, and the opponent either calls `tunj` or lets it `expire` (the service owns the clock;
 `claim_seconds` is only validated and shown here). IllegalMove is kept for what cannot be attempted at all.
 `legal_moves` lists only the moves that break no rule (what bots and searches play); `attempts` adds those that
-neglect a priority (what the chat offers: spotting such a slip is the opponent's skill).
+neglect a priority (what the chat offers: spotting such a slip is the opponent's skill). The bots that sit at
+casual tables make such slips on purpose at `engine.tunj.bots.SLIP_RATE`; the "strong" level never does.
 
 Decisions the rules file and the seed leave open, taken as the seed's app would play them:
 - The turned card must be played before any other move; another move (or turning again) meanwhile is an
