@@ -599,7 +599,7 @@ class Service:
                 return match
             level = seat.bot_level or "normal"
             chooser = random.Random(f"{match.seed}:{match.version}")
-            move = decide(match.game, state, seat_index, level, chooser)
+            move = decide(match.game, state, seat_index, level, chooser, slips=not seat.is_human)
             if self.bot_delay:
                 await asyncio.sleep(self.bot_delay)
             new_state = game.apply(state, seat_index, move)

@@ -542,3 +542,25 @@ async def test_a_bot_calls_a_typed_attempt_at_once(setup):
     match, state = await _state(store, match.id)
     assert GAME.to_move(state) in (human, None)
     assert state["claim"] is None or state["claim"]["by"] == 1 - human, "or the bot slipped: the human may call"
+
+
+async def test_a_bot_covering_an_absent_player_never_slips_in_their_name(setup, monkeypatch):
+    """Even with the casual level made to slip at every chance, the seat of a player marked away is played by the
+    rules: slips are for bots in their own seats."""
+    from engine.tunj.bots import NormalBot
+
+    monkeypatch.setattr(NormalBot, "slip_rate", 1.0)
+    service, transport, store, clock = setup
+    match = await open_tunj(service)
+    match, state = await _state(store, match.id)
+    away = GAME.to_move(state)
+    await store.set_seat_flags(match.id, away, away=True)
+    await service.resume()
+    records = await store.moves(match.id)
+    assert records and all(record.seat == away and record.actor == "bot" for record in records)
+    replay = GAME.new(2, match.options, seed=match.seed)
+    for record in records:
+        replay = GAME.apply(replay, record.seat, record.move)
+        assert replay["claim"] is None, f"the covering bot slipped: {record.move}"
+    match, state = await _state(store, match.id)
+    assert GAME.to_move(state) != away, "the covering bot played the absent player's whole turn"
