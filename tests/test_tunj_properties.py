@@ -69,7 +69,7 @@ def test_whole_hands_keep_invariants(seed, attempts, random_share):
             move = chooser.choice(legal)
         else:
             move = decide("tunj", state, seat, "normal", chooser)
-            assert move in legal
+            assert move in GAME.attempts(state, seat), "legal, or a slip neglecting a priority (casual level)"
         frozen = json.dumps(state, sort_keys=True)
         try:
             after = GAME.apply(state, seat, move)
