@@ -600,6 +600,7 @@ def _start_round(state: State, hands: list[list[str]], stock: list[str], pile: l
         committed=[False] * players,
         turns=[0] * players,
         laid=[0] * players,
+        opened_before=[any(meld["seat"] == seat for meld in melds) for seat in range(players)],
         must_use=None,
     )
     _begin_turn(state, (state["dealer"] + 1) % players, first=True)
@@ -653,7 +654,7 @@ def _from_layout(state: State, layout: dict[str, Any]) -> None:
 
 
 def _end_round(state: State, went_out: int | None) -> None:
-    by_hand = went_out is not None and state["laid"][went_out] == 1
+    by_hand = went_out is not None and state["laid"][went_out] == 1 and not state["opened_before"][went_out]
     konkan = False
     if by_hand:
         melds = [read_meld(tokens_of(meld["cards"])) for meld in state["melds"] if meld["seat"] == went_out]

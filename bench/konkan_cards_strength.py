@@ -1,0 +1,60 @@
+"""How often the `normal` Konkan (cards) bot beats three `random` ones: N seeded 4-player matches, its seat rotating.
+
+    .venv/bin/python bench/konkan_cards_strength.py [N] [--variant konkan51|konkan71]
+
+`play_match(seed, levels, options)` plays one whole match between bot levels (one per seat) and returns the final
+state, for other benches and tests to reuse.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import engine  # noqa: E402
+from engine.bots import get as get_bot  # noqa: E402
+
+GAME = engine.get("konkan_cards")
+
+
+def play_match(seed: int, levels: list[str] | tuple[str, ...], options: dict[str, Any] | None = None) -> dict:
+    """Play a whole match with one bot level per seat; the final state."""
+    state = GAME.new(len(levels), options or {}, seed=seed)
+    bots = [get_bot("konkan_cards", level) for level in levels]
+    chooser = random.Random(seed)
+    while (seat := GAME.to_move(state)) is not None:
+        move = bots[seat].choose(GAME.view(state, seat), GAME.legal_moves(state, seat), chooser)
+        state = GAME.apply(state, seat, move)
+    return state
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("matches", nargs="?", type=int, default=100)
+    parser.add_argument("--variant", default="konkan51", choices=("konkan51", "konkan71"))
+    args = parser.parse_args()
+    wins = rounds = konkans = 0
+    started = time.perf_counter()
+    for seed in range(args.matches):
+        normal_seat = seed % 4
+        levels = ["random"] * 4
+        levels[normal_seat] = "normal"
+        state = play_match(seed, levels, {"variant": args.variant})
+        result = GAME.result(state)
+        wins += result["winners"] == [normal_seat]
+        rounds += len(result["history"])
+        konkans += result["konkan_winner"] == normal_seat
+    elapsed = time.perf_counter() - started
+    print(f"normal vs 3 random, 4 players, {args.variant}: {wins}/{args.matches} won "
+          f"({100 * wins / args.matches:.0f}%), {konkans} by committed Konkan")
+    print(f"{rounds} rounds, {elapsed:.1f} s ({elapsed / args.matches:.2f} s a match)")
+
+
+if __name__ == "__main__":
+    main()
