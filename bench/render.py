@@ -1,10 +1,11 @@
 """Render speed and size of the pictures: K racks and K tables per game.
 
-    .venv/bin/python bench/render.py [K] [--game kenza|canasta|tunj|all] [--lang ar|en] [--no-raqm]
+    .venv/bin/python bench/render.py [K] [--game kenza|canasta|tunj|konkan_cards|all] [--lang ar|en] [--no-raqm]
 
 Kenza views are synthetic (random hands, table sizes, scores, last moves, 2-4 players, some finished matches) so
-the figures do not depend on the engine; Canasta and Tunj views come from seeded bot play (melds, canastas, red 3s
-and long hands after a take; growing houses, filling foundations, open claims). The views are made before timing
+the figures do not depend on the engine; Canasta, Tunj and Konkan (cards) views come from seeded bot play (melds,
+canastas, red 3s and long hands after a take; growing houses, filling foundations, open claims; runs and sets with
+jokers, taken discards, reshuffles). The views are made before timing
 starts; the face caches warm up over the first images, as in a running bot. Prints median and p95 milliseconds per
 rack and per table, and mean PNG bytes per image. Goal: <= 15 ms median each.
 """
@@ -121,7 +122,30 @@ def tunj_cases(k: int) -> list[Case]:
     return [(own, public, NAMES[:2], picks[index % len(picks)]) for index, (public, own) in enumerate(game_views(k))]
 
 
-CASES = {"kenza": kenza_cases, "canasta": canasta_cases, "tunj": tunj_cases}
+def konkan_cards_cases(k: int, seed: int = 3) -> list[Case]:
+    """Every 5th state of seeded 2-4 player Konkan matches (one normal bot, the rest random): the mover's rack
+    with a few cards selected, and the public table (melds with jokers, taken cards, reshuffles, final rounds)."""
+    game = engine.get("konkan_cards")
+    rng = random.Random(seed)
+    cases: list[Case] = []
+    match = 0
+    while len(cases) < k:
+        players = 2 + match % 3
+        state = game.new(players, {}, seed=rng.getrandbits(32))
+        match += 1
+        step = 0
+        while (seat := game.to_move(state)) is not None and len(cases) < k:
+            if step % 5 == 0:
+                own = game.view(state, seat)
+                picks = tuple(i for i in range(len(own["hand"])) if rng.random() < 0.2)
+                cases.append((own, game.view(state, None), NAMES[:players], picks))
+            level = "normal" if seat == 0 else "random"
+            state = game.apply(state, seat, decide("konkan_cards", state, seat, level, random.Random(step)))
+            step += 1
+    return cases
+
+
+CASES = {"kenza": kenza_cases, "canasta": canasta_cases, "tunj": tunj_cases, "konkan_cards": konkan_cards_cases}
 
 
 def measure(game_id: str, k: int, lang: str, raqm: bool | None) -> None:
