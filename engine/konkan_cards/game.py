@@ -445,11 +445,9 @@ def _take_refusal(state: State, seat: int) -> str | None:
         return "the discard pile is empty"
     if state["committed"][seat]:
         return None
-    trial = clone(state)
-    trial["hands"][seat].append(pile[0])
-    trial["discard"] = pile[1:]
-    trial["must_use"] = pile[0]
-    trial["phase"] = "play"
+    hands = list(state["hands"])
+    hands[seat] = [*hands[seat], pile[0]]
+    trial = {**state, "hands": hands, "discard": pile[1:], "must_use": pile[0], "phase": "play"}
     if _play_moves(trial, seat):
         return None
     if not _opened(state)[seat]:

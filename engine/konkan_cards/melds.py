@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import cached_property, lru_cache
 from itertools import combinations
 
 from engine.cards import FRENCH_RANKS, FRENCH_SUITS, JOKER
@@ -30,7 +31,7 @@ class Meld:
     cards: tuple[str, ...]
     value: int
 
-    @property
+    @cached_property
     def use(self) -> Counter:
         """The hand cards it takes (a joker is one `X` whatever it stands for)."""
         return Counter(JOKER if is_joker(card) else card for card in self.cards)
@@ -223,7 +224,13 @@ def swapped(table_cards: Sequence[str], given: Sequence[str]) -> tuple[str, ...]
 # ---- searches over a hand -------------------------------------------------------------------------------------
 def candidate_melds(hand: Iterable[str]) -> list[Meld]:
     """Every distinct meld the hand can lay on its own (each joker placement its own meld), best worth first."""
-    counts = Counter(JOKER if is_joker(card) else card for card in hand)
+    return list(_candidates(tuple(sorted(JOKER if is_joker(card) else card for card in hand))))
+
+
+@lru_cache(maxsize=4096)
+def _candidates(hand: tuple[str, ...]) -> tuple[Meld, ...]:
+    """The search behind `candidate_melds`, cached by the sorted hand: a turn asks it several times."""
+    counts = Counter(hand)
     jokers = counts[JOKER]
     out: dict[tuple[str, ...], Meld] = {}
     for suit in FRENCH_SUITS:
@@ -261,7 +268,7 @@ def candidate_melds(hand: Iterable[str]) -> list[Meld]:
                 for chosen in combinations(sorted(cards, key=lambda c: SUIT_ORDER[c[1]]), size - 1):
                     meld, _ = _set_reading(list(chosen), (JOKER, None))
                     out[meld.cards] = meld
-    return sorted(out.values(), key=lambda meld: (-meld.value, -meld.size, meld.cards))
+    return tuple(sorted(out.values(), key=lambda meld: (-meld.value, -meld.size, meld.cards)))
 
 
 def fits(use: Counter, counts: Counter) -> bool:
@@ -326,6 +333,8 @@ def is_konkan(melds: Sequence[Meld]) -> bool:
 
 def find_konkan(hand: Sequence[str]) -> list[Meld] | None:
     """A Konkan this hand can lay now keeping one card to discard, or None."""
+    if len(hand) < 15:
+        return None
     counts = Counter(JOKER if is_joker(card) else card for card in hand)
     melds = candidate_melds(hand)
     runs = [meld for meld in melds if meld.kind == "run" and meld.size in (10, 11)]
