@@ -1,0 +1,279 @@
+"""Konkan (cards) in chat: the picker's buttons per phase, joker places, swaps, the texts and catalogs, a whole match
+through the service by buttons only, and a whole terminal match typed at the prompt."""
+
+from __future__ import annotations
+
+import io
+import json
+import random
+import re
+from pathlib import Path
+
+import pytest
+
+import engine
+from bot import callbacks
+from bot.console import ConsoleTransport
+from bot.console import play as console_play
+from bot.games import playable_games, ui_for
+from bot.games.konkan_cards import UI, _grow, _ways, card_label
+from bot.i18n import t
+from bot.messages import Actor, ChatRef
+from bot.service import Service
+from engine.bots import decide
+from storage import Store
+from tests.fakes import FakeTransport
+
+GAME = engine.get("konkan_cards")
+GROUP = ChatRef("fake", "-300", private=False)
+ALI = Actor("fake", "21", "Ali", language="en")
+TOGGLE = re.compile(r"^(?:✓ |📌 )?(\d+)\. ")
+
+
+def flat(keyboard):
+    return [button for row in keyboard for button in row]
+
+
+def labels(keyboard):
+    return [button.label for button in flat(keyboard)]
+
+
+def toggles(keyboard):
+    out = {}
+    for button in flat(keyboard):
+        found = TOGGLE.match(button.label)
+        if found and button.kind == "pick":
+            out[int(found.group(1)) - 1] = button
+    return out
+
+
+def select(view, legal, cards):
+    pick = None
+    used: set[int] = set()
+    for card in cards:
+        position = next(p for p, c in enumerate(view["hand"]) if c == card and p not in used)
+        used.add(position)
+        pick = toggles(UI.rack_buttons(view, legal, "en", pick))[position].arg
+    return UI.rack_buttons(view, legal, "en", pick)
+
+
+def layout(hands, **rest):
+    return GAME.new(len(hands), {}, layout={"hands": hands, "dealer": 0, **rest})
+
+
+def test_registered_and_catalogs_complete():
+    assert "konkan_cards" in playable_games() and ui_for("konkan_cards") is UI
+    root = Path(__file__).resolve().parent.parent / "bot" / "locales"
+    en = json.loads((root / "en.json").read_text(encoding="utf-8"))
+    ar = json.loads((root / "ar.json").read_text(encoding="utf-8"))
+    ours = [k for k in en if k.startswith("konkan.")]
+    assert len(ours) > 25 and all(ar.get(k) for k in ours)
+    for key in ("opt.variant.konkan51", "opt.variant.konkan71"):
+        assert en[key] and ar[key]
+    assert card_label("TH") == "10♥" and card_label("X:7S") == "🃏=7♠" and card_label("X") == "🃏"
+
+
+def test_first_turn_is_a_discard_picker_with_commit_in_the_final_round():
+    state = layout([["7H", "8H"], ["2C", "KD", "9S"]], stock=["4S"], round=5)
+    view, legal = GAME.view(state, 1), GAME.legal_moves(state, 1)
+    assert UI.turn_prompt(view, "en") == t("en", "konkan.prompt.first_commit")
+    keyboard = UI.rack_buttons(view, legal, "en", None)
+    assert keyboard[0][0].move == "commit"
+    keyboard = select(view, legal, ["KD"])
+    discard = next(b for b in flat(keyboard) if b.label == t("en", "rummy.discard", card="K♦"))
+    assert discard.move == "discard KD"
+
+
+def test_draw_step_buttons():
+    melds = [{"seat": 0, "cards": ["5H", "6H", "7H"]}]
+    state = GAME.apply(layout([["JC", "QD", "2S"], ["8H", "3C"]], stock=["4S"], melds=melds), 1, "discard 8H")
+    keyboard = UI.rack_buttons(GAME.view(state, 0), GAME.legal_moves(state, 0), "en", None)
+    assert [b.move for b in flat(keyboard)] == ["draw", "take"]
+    assert labels(keyboard)[1] == t("en", "konkan.take", top="8♥")
+    taken = GAME.apply(state, 0, "take")
+    keyboard = UI.rack_buttons(GAME.view(taken, 0), GAME.legal_moves(taken, 0), "en", None)
+    assert keyboard[0][0].move == "add 8H to 1"
+
+
+def test_joker_places_and_swaps_are_offered():
+    melds = [{"seat": 1, "cards": ["9S", "X:TS", "JS"]}, {"seat": 0, "cards": ["KS", "KH", "KD"]}]
+    state = GAME.apply(layout([["5H", "6H", "X", "TS", "2C"], ["4C", "3C"]], stock=["8D"], melds=melds), 1,
+                       "discard 4C")
+    state = GAME.apply(state, 0, "draw")
+    view, legal = GAME.view(state, 0), GAME.legal_moves(state, 0)
+    moves = [b.move for b in flat(select(view, legal, ["5H", "6H", "X"])) if b.kind == "move"]
+    assert "meld 5H 6H X:7H" in moves and "meld X:4H 5H 6H" in moves
+    assert all(GAME.parse_move(state, 0, move) == move for move in moves if move.startswith("meld"))
+    moves = [b.move for b in flat(select(view, legal, ["TS"])) if b.kind == "move"]
+    assert "swap TS for 1" in moves and "discard TS" in moves
+    assert _grow(["KS", "KH", "KD"], ["X"], 2) == ["add X to 2"]
+    assert _grow(["9S", "TS", "JS"], ["X"], 1) == ["add X:QS to 1", "add X:8S to 1"]
+    assert _ways(["5H", "7H", "X"])[0].cards == ("5H", "X:6H", "7H")
+
+
+def test_texts_describe_moves_and_the_table():
+    assert UI.describe_move("meld 5H X:6H 7H | KS KH KD", "en") == "melded 5♥ 🃏=6♥ 7♥ · K♠ K♥ K♦"
+    assert UI.describe_move("swap 8D 8C for 3", "en") == t("en", "konkan.m.swap", cards="8♦ 8♣", n="3")
+    assert UI.describe_move("commit", "ar") == t("ar", "konkan.m.commit")
+    melds = [{"seat": 1, "cards": ["9S", "X:TS", "JS"]}]
+    view = GAME.view(layout([["5H", "6H"], ["4C", "3C"]], stock=["8D"], melds=melds), None)
+    text = UI.describe_table(view, "en", ["Ali", "Bot"])
+    assert "#1 9♠ 🃏=10♠ J♠" in text and "reshuffles left: 3" in text and "round 1 of 5" in text
+
+
+# ---- whole matches ----------------------------------------------------------------------------------------------
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1_000_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+async def setup(tmp_path):
+    store = await Store.open(str(tmp_path / "majlis.db"))
+    service = Service(store, clock=Clock(), seed_source=random.Random(5))
+    transport = FakeTransport()
+    service.attach(transport, images=False)
+    yield service, transport, store
+    await store.close()
+
+
+def pressable(move: str, view: dict) -> bool:
+    """Moves the test's player makes with the picker: melds and lay-offs whose jokers take the first place the
+    buttons offer (other places have buttons of their own, exercised above)."""
+    words = move.split()
+    if words[0] == "meld":
+        groups = [part.split() for part in move[5:].split(" | ")]
+        return all(_ways([c if not c.startswith("X") else "X" for c in g])[0].cards == tuple(g) for g in groups)
+    if words[0] == "add":
+        meld = view["melds"][int(words[-1]) - 1]
+        plain = ["X" if c.startswith("X") else c for c in words[1:-2]]
+        return _grow(meld["cards"], plain, int(words[-1]))[:1] == [move]
+    return True
+
+
+def choose(view: dict, legal: list[str]) -> str:
+    if view["phase"] == "draw":
+        return "take" if "take" in legal else "draw"
+    if view["must_use"]:
+        return legal[0]
+    lays = [m for m in legal if m.split()[0] in ("meld", "add", "swap") and pressable(m, view)]
+    if lays:
+        return max(lays, key=lambda m: (len(m.split()), m))
+    return next(m for m in legal if m.startswith("discard"))
+
+
+class Player:
+    def __init__(self, service, transport, actor):
+        self.service, self.transport, self.actor = service, transport, actor
+        self.chat = ChatRef("fake", actor.user_id, private=True)
+        self.presses = 0
+
+    def keyboard(self):
+        return self.transport.latest(self.actor.user_id).keyboard
+
+    async def press(self, button) -> str:
+        self.presses += 1
+        reply = await self.service.press(self.actor, self.chat, button.data)
+        assert not reply.alert, reply.text
+        return reply.text
+
+    def find(self, label: str, exact: bool = False):
+        buttons = flat(self.keyboard())
+        found = [b for b in buttons if (b.label == label if exact else b.label.startswith(label))]
+        assert found, (label, [b.label for row in self.keyboard() for b in row])
+        return found[0]
+
+    async def toggle(self, view, cards: list[str]) -> None:
+        used: set[int] = set()
+        for card in cards:
+            code = "X" if card.startswith("X") else card
+            position = next(p for p, c in enumerate(view["hand"]) if c == code and p not in used)
+            used.add(position)
+            await self.press(self.find(f"{position + 1}. "))
+
+    async def play(self, move: str, view: dict, legal: list[str]) -> None:
+        words = move.split()
+        if words[0] in ("draw", "take"):
+            text = await self.press(self.find("🂠" if words[0] == "draw" else "Take "))
+        elif view["must_use"] and len(legal) <= 6:
+            text = await self.press(self.find(UI.button_label(move, "en"), exact=True))
+        elif words[0] == "discard":
+            await self.toggle(view, [words[1]])
+            text = await self.press(self.find(t("en", "rummy.discard", card=card_label(words[1])), exact=True))
+        elif words[0] in ("add", "swap"):
+            await self.toggle(view, words[1:-2])
+            label = t("en", "rummy.add", n=words[-1]) if words[0] == "add" else t("en", "konkan.swap", n=words[-1])
+            text = await self.press(self.find(label, exact=True))
+        else:
+            groups = [part.split() for part in move[5:].split(" | ")]
+            for group in groups[:-1]:
+                await self.toggle(view, group)
+                await self.press(self.find(t("en", "rummy.stage")))
+            await self.toggle(view, groups[-1])
+            prefix = t("en", "rummy.lay_all", n=len(groups)) if len(groups) > 1 else "Meld "
+            text = await self.press(self.find(prefix))
+        assert text.startswith("Played: "), (text, move)
+
+
+async def test_whole_match_human_against_a_bot_by_buttons(setup):
+    service, transport, store = setup
+    await service.command(ALI, GROUP, "lang", ["en"])
+    await service.command(ALI, GROUP, "new", ["konkan_cards"])
+    match = await store.lobby_or_active_match("fake", "-300")
+    await service.press(ALI, GROUP, callbacks.encode("b", match.id, "normal"))
+    await service.press(ALI, GROUP, callbacks.encode("s", match.id))
+    ali = Player(service, transport, ALI)
+    made = 0
+    while made < 3000:
+        match = await store.get_match(match.id)
+        if match.status != "active":
+            break
+        state = GAME.from_json(match.snapshot)
+        seat = GAME.to_move(state)
+        assert seat == 0, "the bot never waits for a press"
+        view, legal = GAME.view(state, seat), GAME.legal_moves(state, seat)
+        move = choose(view, legal)
+        await ali.play(move, view, legal)
+        record = (await store.moves(match.id))[match.version]
+        assert (record.seat, record.move) == (0, move)
+        made += 1
+    match = await store.get_match(match.id)
+    assert match.status == "finished", made
+    state = GAME.from_json(match.snapshot)
+    assert len(GAME.result(state)["history"]) >= 5
+    records = await store.moves(match.id)
+    human = [r.move for r in records if r.seat == 0]
+    assert any(m.startswith("meld") for m in human) and any(m.startswith("discard") for m in human)
+    replay = GAME.new(2, match.options, seed=match.seed)
+    for record in records:
+        replay = GAME.apply(replay, record.seat, record.move)
+    assert GAME.to_json(replay) == match.snapshot
+    assert ali.presses > made
+
+
+async def test_whole_terminal_match_typed_at_the_prompt():
+    store = await Store.open(":memory:")
+    out = io.StringIO()
+    service = Service(store, seed_source=random.Random(8))
+    transport = ConsoleTransport(out)
+    service.attach(transport, images=False)
+    typed = {"n": 0}
+
+    async def read(prompt: str) -> str:
+        match = await store.lobby_or_active_match("console", "table")
+        state = GAME.from_json(match.snapshot)
+        seat = GAME.to_move(state)
+        typed["n"] += 1
+        if typed["n"] == 1:
+            return "discard QQ"  # a typo is answered and changes nothing
+        return decide("konkan_cards", state, seat, "normal", random.Random(typed["n"]))
+
+    await console_play(service, transport, "konkan_cards", 3, {"variant": "konkan71"}, "en", read=read)
+    finished = await store.get_match(1)
+    await store.close()
+    assert finished.status == "finished" and finished.options["variant"] == "konkan71"
+    text = out.getvalue()
+    assert "⚠ Not allowed" in text and "Winner" in text
