@@ -168,6 +168,13 @@ def test_joker_placement_must_be_named_when_ambiguous():
     assert GAME.parse_move(state, 0, "meld KC KD X") == "meld KD KC X"
 
 
+def test_a_set_joker_may_name_a_missing_suit_only():
+    state = opened_state(["7H", "7S", "X", "KC"])
+    assert GAME.parse_move(state, 0, "meld 7h x:7d 7s") == "meld 7S 7H X"
+    refused(state, "meld 7H 7S X:7S", "only stand for a missing 7")
+    refused(state, "meld 7H 7S X:8S", "only stand for a missing 7")
+
+
 def test_a_joker_in_a_gap_is_placed_by_the_engine():
     state = opened_state(["5H", "7H", "X", "KC"])
     assert GAME.parse_move(state, 0, "meld 7H X 5H") == "meld 5H X:6H 7H"
@@ -341,6 +348,7 @@ KONKAN_HAND = ["3H", "4H", "5H", "6H", "7H", "8H", "9H", "TH", "JH", "QH", "KS",
 def test_commit_only_in_the_final_round_before_drawing():
     state = start([KONKAN_HAND, ["6S", "5D", "2C"]], stock=["KC", "8C", "4C"], round_no=5, scores=[300, 0])
     assert GAME.legal_moves(state, 1)[0] == "commit"  # the first seat may commit before its discard
+    assert GAME.view(state, 1)["can_commit"] and not GAME.view(state, 0)["can_commit"]
     state = play(state, "discard 2C")
     assert GAME.view(state, 0)["can_commit"]
     assert GAME.legal_moves(state, 0)[:2] == ["commit", "draw"]

@@ -253,7 +253,7 @@ class KonkanCardsGame(Game):
             ],
             "opened": opened,
             "committed": list(state["committed"]),
-            "can_commit": mine and not state["over"] and _can_commit(state, seat),
+            "can_commit": mine and self.to_move(state) == seat and _can_commit(state, seat),
             "must_use": state["must_use"],
             "scores": list(state["scores"]),
             "history": [list(row) for row in state["history"]],
