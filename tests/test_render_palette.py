@@ -14,11 +14,11 @@ from PIL import Image, ImageChops, ImageStat
 import engine
 import renderers
 from engine.bots import decide
-from renderers import canasta, card_base, kenza, palette, tunj
+from renderers import canasta, card_base, kenza, konkan_cards, palette, tunj
 from renderers.context import RenderContext
 
 NAMES = ["أحمد", "Sarah", "محمد بن عبد الله", "ليلى"]
-GAMES = {"kenza": kenza, "canasta": canasta, "tunj": tunj}
+GAMES = {"kenza": kenza, "canasta": canasta, "tunj": tunj, "konkan_cards": konkan_cards}
 
 
 def _played(game_id: str, players: int, seed: int, moves: int) -> dict[str, Any]:
