@@ -341,6 +341,30 @@ def test_konkan_laid_with_the_fifteenth_card_discarded():
     assert state["round"] == 3 and not state["over"]
 
 
+@pytest.mark.parametrize(("round_no", "points"), [(2, [-60, 22]), (5, [-30, 11])])
+def test_konkan_in_two_meld_moves_of_one_turn(round_no, points):
+    run = ["3H", "4H", "5H", "6H", "7H", "8H", "9H", "TH", "JH", "QH"]
+    melds = [{"seat": 1, "cards": ["2S", "3S", "4S"]}]
+    state = start([run + ["KS", "KH", "KD", "2D"], ["6S", "5D", "2C"]], stock=["KC"], melds=melds,
+                  round_no=round_no, scores=[0, 100])
+    state = play(state, "discard 2C", "draw", "meld 3H 4H 5H 6H 7H 8H 9H TH JH QH", "meld KS KH KD KC",
+                 "discard 2D")
+    last = state["last_round"]
+    assert last["konkan"] and not last["hand"] and not last["committed_konkan"]
+    assert last["points"] == points
+
+
+def test_laying_off_on_others_melds_is_no_konkan():
+    run = ["3H", "4H", "5H", "6H", "7H", "8H", "9H", "TH", "JH", "QH"]
+    melds = [{"seat": 1, "cards": ["2S", "3S", "4S"]}]
+    state = start([run + ["KS", "KH", "KD", "5S", "2D"], ["6S", "5D", "2C"]], stock=["KC"], melds=melds,
+                  round_no=2)
+    state = play(state, "discard 2C", "draw", "meld 3H 4H 5H 6H 7H 8H 9H TH JH QH", "add 5S to 1",
+                 "meld KS KH KD KC", "discard 2D")
+    last = state["last_round"]
+    assert not last["konkan"] and not last["hand"] and last["points"] == [-30, 11]
+
+
 # ---- committed Konkan ---------------------------------------------------------------------------------------------
 KONKAN_HAND = ["3H", "4H", "5H", "6H", "7H", "8H", "9H", "TH", "JH", "QH", "KS", "KH", "KD", "2D"]
 

@@ -15,6 +15,9 @@ Decisions where the rules file is silent, taken as the seed's app would play the
   generator). With no reshuffle left, or a pile too small to make a stock, the round ends void at once.
 - "Hand" is judged by the moves of the round: the player's only lay-down of the round is one meld move (so it was
   unopened before it and laid no card on others' melds), then the discard that goes out.
+- A Konkan is "all laid down in one turn": one meld move, or several in the turn that goes out (lay-offs on the
+  player's own new melds included, none on others'). In rounds 1-4 it scores as a Hand; in the final round an
+  uncommitted Konkan laid in several moves is an ordinary going out (one laid in a single move is a Hand anyway).
 - A Konkan (run of 10 with a set of 4, or 11 with 3, in one meld move leaving the card to discard) needs no
   opening minimum; a committed player may meld only such a move, and may neither lay off nor swap.
 - A committed Konkan completed in the final round scores its round as a Hand and ends the match with that seat
@@ -207,19 +210,19 @@ class KonkanCardsGame(Game):
             groups = [part.split() for part in move[len("meld "):].split(" | ")]
             for cards in groups:
                 state["melds"].append({"seat": seat, "kind": read_meld(tokens_of(cards)).kind, "cards": cards})
-            _take_from_hand(state, seat, [card for cards in groups for card in cards])
+            _take_from_hand(state, seat, [card for cards in groups for card in cards], seat)
         elif verb == "add":
             number = int(words[-1])
             meld = state["melds"][number - 1]
             added = words[1:-2]
             meld["cards"] = list(lay_off(meld["cards"], tokens_of(added)).cards)
-            _take_from_hand(state, seat, added)
+            _take_from_hand(state, seat, added, meld["seat"])
         elif verb == "swap":
             number = int(words[-1])
             meld = state["melds"][number - 1]
             given = words[1:-2]
             meld["cards"] = list(swapped(meld["cards"], given))
-            _take_from_hand(state, seat, given)
+            _take_from_hand(state, seat, given, meld["seat"])
             hand.append(JOKER)
 
     # ---- information ----------------------------------------------------------------------------------------
@@ -548,13 +551,18 @@ def _lay_off_options(table: list[str], hand: list[str]) -> list[list[Token]]:
 
 
 # ---- laying cards, turns, dealing, scoring --------------------------------------------------------------------
-def _take_from_hand(state: State, seat: int, cards: list[str]) -> None:
+def _take_from_hand(state: State, seat: int, cards: list[str], owner: int) -> None:
+    """Lay `cards` from the hand onto a meld of `owner`, keeping what judging a Hand and a Konkan needs: how many
+    lay-downs the seat made this round, in which of its turns the first, and whether it touched others' melds."""
     hand = state["hands"][seat]
     for card in cards:
         hand.remove(JOKER if is_joker(card) else card)
     if state["must_use"] is not None and state["must_use"] in cards:
         state["must_use"] = None
+    if state["laid"][seat] == 0:
+        state["first_lay"][seat] = state["turns"][seat]
     state["laid"][seat] += 1
+    state["touched"][seat] = state["touched"][seat] or owner != seat
 
 
 def _begin_turn(state: State, seat: int, first: bool = False) -> None:
@@ -599,6 +607,8 @@ def _start_round(state: State, hands: list[list[str]], stock: list[str], pile: l
         turns=[0] * players,
         laid=[0] * players,
         opened_before=[any(meld["seat"] == seat for meld in melds) for seat in range(players)],
+        first_lay=[None] * players,
+        touched=[False] * players,
         must_use=None,
     )
     _begin_turn(state, (state["dealer"] + 1) % players, first=True)
@@ -653,13 +663,12 @@ def _from_layout(state: State, layout: dict[str, Any]) -> None:
 
 def _end_round(state: State, went_out: int | None) -> None:
     by_hand = went_out is not None and state["laid"][went_out] == 1 and not state["opened_before"][went_out]
-    konkan = False
-    if by_hand:
-        melds = [read_meld(tokens_of(meld["cards"])) for meld in state["melds"] if meld["seat"] == went_out]
-        konkan = is_konkan(melds)
-    committed_win = konkan and state["committed"][went_out] and state["round"] >= ROUNDS
+    konkan = went_out is not None and _laid_a_konkan(state, went_out)
+    final = state["round"] >= ROUNDS
+    committed_win = konkan and state["committed"][went_out] and final
     opened = _opened(state)
-    points, detail = round_points(state["hands"], opened, state["committed"], went_out, by_hand)
+    like_hand = by_hand or (konkan and not final)
+    points, detail = round_points(state["hands"], opened, state["committed"], went_out, like_hand)
     state["history"].append(points)
     state["scores"] = [before + gained for before, gained in zip(state["scores"], points, strict=True)]
     state["last_round"] = {
@@ -688,6 +697,15 @@ def _end_round(state: State, went_out: int | None) -> None:
     state["round"] += 1
     state["dealer"] = (state["dealer"] + 1) % state["players"]
     _deal(state)
+
+
+def _laid_a_konkan(state: State, seat: int) -> bool:
+    """The seat went out laying all its melds in this, its last turn (one move or several), on nobody else's
+    melds, and they are a run of 10 with a set of 4 or a run of 11 with a set of 3."""
+    if state["opened_before"][seat] or state["touched"][seat] or state["first_lay"][seat] != state["turns"][seat] - 1:
+        return False
+    melds = [read_meld(tokens_of(meld["cards"])) for meld in state["melds"] if meld["seat"] == seat]
+    return is_konkan(melds)
 
 
 def _finish(state: State, winners: list[int]) -> None:
