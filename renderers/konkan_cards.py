@@ -20,7 +20,7 @@ from PIL import Image, ImageDraw
 from renderers import card_base, cards_french, palette
 from renderers.context import RenderContext
 from renderers.layout import Sides, flow
-from renderers.text import draw_text, fit, text_width
+from renderers.text import draw_text, fit, ltr, text_width
 
 FELT = (30, 84, 62)
 PANEL = (40, 104, 78)
@@ -120,7 +120,7 @@ def _rack_notes(view: dict[str, Any], ctx: RenderContext) -> list[tuple[str, tup
                       OPENED if opened else MUTED))
     mine = [m for m in view.get("melds") or [] if m.get("seat") == seat]
     if mine:
-        numbers = " ".join(f"#{m['number']}" for m in mine)
+        numbers = "  ".join(ltr(f"#{m['number']}") for m in mine)
         notes.append((f"{ctx.t('konkan.your_melds')}: {numbers}", MUTED))
     return notes
 

@@ -18,9 +18,10 @@ from storage import Store
 
 ROOT = Path(__file__).resolve().parents[1]
 TELEGRAM_TEXT_LIMIT = 4096
-GAMES = ("kenza", "canasta", "tunj")
+GAMES = ("kenza", "canasta", "tunj", "konkan_cards")
 CARD_LETTERS = {"kenza": ("O", "C", "E", "B", "1O", "12C"), "canasta": ("S", "H", "D", "C", "X", "TH"),
-                "tunj": ("S", "H", "D", "C", "7D", "/m move R F1")}
+                "tunj": ("S", "H", "D", "C", "7D", "/m move R F1"),
+                "konkan_cards": ("S", "H", "D", "C", "X", "TH", "X:7H", "/m commit")}
 
 
 def test_every_playable_game_has_rules_in_both_languages():
