@@ -296,6 +296,14 @@ def test_three_reshuffles_then_a_void_round():
     assert last["points"] == [hand_points(left[0]), 100]
 
 
+def test_a_pile_too_small_for_a_new_stock_ends_the_round_void():
+    state = start([["AS", "KD"], ["2C", "3C", "QD"]], stock=[], discard=[])
+    state = play(state, "discard 2C")  # seat 0 must draw: no stock, and one card cannot make one
+    last = state["last_round"]
+    assert last["void"] and last["points"] == [100, 100] and state["round"] == 2
+    assert state["history"] == [[100, 100]]
+
+
 # ---- Hand and Konkan --------------------------------------------------------------------------------------------
 def test_never_opened_loser_scores_100_and_200_after_a_hand():
     melds = [{"seat": 1, "cards": ["2S", "3S", "4S"]}]
