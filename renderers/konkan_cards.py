@@ -6,8 +6,10 @@ numbered as the move strings number them, then the last round and the last move)
 Reads the engine's Konkan view: "hand", "hand_sizes", "melds" ({number, seat, kind, cards}), "opened",
 "committed", "can_commit", "must_use", "minimum", "variant", "round", "rounds", "final_round", "dealer", "turn",
 "to_move", "phase", "stock_size", "reshuffles_left", "discard_top", "pile_size", "scores", "last_round",
-"last_move", "over", "winners", "konkan_winner". A joker in a run is drawn as the joker with the card it stands
-for written under it. Card rows run left to right (their numbers match the buttons); labels mirror in Arabic.
+"last_move", "over", "winners", "konkan_winner", and from the chat layout "order" and "selection_total" (what the
+selected and staged melds are worth towards the opening minimum). A joker in a run is drawn as the joker with the
+card it stands for written under it. Card rows run left to right (their numbers match the buttons); labels mirror
+in Arabic.
 """
 
 from __future__ import annotations
@@ -118,6 +120,10 @@ def _rack_notes(view: dict[str, Any], ctx: RenderContext) -> list[tuple[str, tup
     if not committed:
         notes.append((ctx.t("konkan.opened") if opened else ctx.t("konkan.needs", n=view.get("minimum", 51)),
                       OPENED if opened else MUTED))
+    total = view.get("selection_total")
+    if total is not None and not opened and not committed:
+        minimum = int(view.get("minimum", 51))
+        notes.append((ctx.t("konkan.selection", n=total, minimum=minimum), OPENED if total >= minimum else TURN))
     mine = [m for m in view.get("melds") or [] if m.get("seat") == seat]
     if mine:
         numbers = "  ".join(ltr(f"#{m['number']}") for m in mine)

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 import engine
+import renderers
 from bot import callbacks
 from bot.console import ConsoleTransport
 from bot.console import play as console_play
@@ -277,3 +278,26 @@ async def test_whole_terminal_match_typed_at_the_prompt():
     assert finished.status == "finished" and finished.options["variant"] == "konkan71"
     text = out.getvalue()
     assert "⚠ Not allowed" in text and "Winner" in text
+
+
+def test_the_rack_shows_what_the_selection_is_worth_before_opening():
+    hand = ["KS", "KH", "KD", "7C", "8C", "9C", "2H"]
+    state = GAME.apply(layout([hand, ["4C", "3C"]], stock=["5S"]), 1, "discard 4C")
+    state = GAME.apply(state, 0, "draw")
+    view, legal = GAME.view(state, 0), GAME.legal_moves(state, 0)
+    pick = None
+    for card in ("KS", "KH", "KD"):
+        position = view["hand"].index(card)
+        pick = toggles(UI.rack_buttons(view, legal, "en", pick))[position].arg
+    assert UI.rack_view(view, pick)["selection_total"] == 30
+    staged = next(b for b in flat(UI.rack_buttons(view, legal, "en", pick)) if b.label == t("en", "rummy.stage"))
+    pick = staged.arg
+    for card in ("7C", "8C", "9C"):
+        pick = toggles(UI.rack_buttons(view, legal, "en", pick))[view["hand"].index(card)].arg
+    assert UI.rack_view(view, pick)["selection_total"] == 54
+    pick = toggles(UI.rack_buttons(view, legal, "en", pick))[view["hand"].index("2H")].arg
+    assert UI.rack_view(view, pick)["selection_total"] == 30  # 7C 8C 9C 2H is no meld: only the staged set counts
+    assert "selection_total" not in UI.rack_view(view, None)
+    plain = renderers.render_rack("konkan_cards", UI.rack_view(view, None), "en")
+    shown = renderers.render_rack("konkan_cards", UI.rack_view(view, pick), "en")
+    assert plain != shown

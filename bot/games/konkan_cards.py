@@ -60,6 +60,20 @@ class KonkanCardsUI(RummyUI):
     def suit_sort_key(self, code: str) -> tuple:
         return suit_key(code)
 
+    def rack_view(self, view: dict[str, Any], pick: str | None) -> dict[str, Any]:
+        """Before opening, the picture also shows what the staged melds and the selection are worth towards the
+        minimum (`selection_total`; a selection that is no meld yet adds nothing)."""
+        out = super().rack_view(view, pick)
+        seat = view.get("seat")
+        hand = view.get("hand") or []
+        state = self.pick_of(view, pick)
+        if seat is None or state.empty or (view.get("opened") or [True] * 4)[seat]:
+            return out
+        groups = [[hand[p] for p in group] for group in state.staged]
+        groups.append([hand[p] for p in sorted(state.selected)])
+        out["selection_total"] = sum(ways[0].value for group in groups if len(group) >= 3 and (ways := _ways(group)))
+        return out
+
     def meld_move(self, groups: list[list[str]], view: dict[str, Any]) -> str:
         texts = []
         for group in groups:
