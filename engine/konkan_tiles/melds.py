@@ -312,14 +312,12 @@ def hand_melds(hand: tuple[str, ...], joker: str | None, konkan: bool = False) -
                         wild_spots = set(missing) | set(swapped)
                         if len(wild_spots) == size:
                             continue
-                        entries = [
-                            (joker, position_code(color, p)) if p in wild_spots
-                            else (available[(color, 1 if p == HIGH_ACE else p)], None)
+                        cells = tuple(
+                            f"{joker}:{position_code(color, p)}" if p in wild_spots
+                            else available[(color, 1 if p == HIGH_ACE else p)]
                             for p in spots
-                        ]
-                        for shape in read(entries, joker, konkan=konkan):
-                            if shape.kind == "run" and shape.low == low:
-                                found.setdefault(shape.cells, shape)
+                        )
+                        found.setdefault(cells, Shape("run", color, None, low, low + size - 1, cells))
     return tuple(found.values())
 
 
@@ -337,18 +335,22 @@ def best_opening(hand: tuple[str, ...], joker: str | None, must: str | None = No
     """The highest-valued set of disjoint melds in `hand` leaving at least `keep` tiles (one for the discard);
     with `must`, one meld holds that tile. (0, ()) when nothing can be laid."""
     shapes = hand_melds(tuple(sorted(hand, key=tile_key)), joker)
-    uses = [(shape, _use(shape)) for shape in shapes]
-    useful = {tile for _, use in uses for tile in use}
-    counts = Counter(tile for tile in hand if tile in useful)
+    by_tile: dict[str, list[tuple[Shape, tuple[tuple[str, int], ...], Counter]]] = {}
+    for shape in shapes:
+        use = _use(shape)
+        item = (shape, tuple(use.items()), use)
+        for tile in use:
+            by_tile.setdefault(tile, []).append(item)
+    order = [tile for tile in sorted(set(hand), key=tile_key) if tile in by_tile and natural(tile, joker) is not None]
+    counts = Counter(tile for tile in hand if tile in by_tile)
     limit = len(hand) - keep
     memo: dict[tuple, tuple[int, tuple[Shape, ...], int] | None] = {}
 
     def walk(have: Counter, need: str | None) -> tuple[int, tuple[Shape, ...], int] | None:
-        key = (_key(have), need)
+        key = (tuple(have[tile] for tile in order), have.get(joker, 0) if joker else 0, need)
         if key in memo:
             return memo[key]
-        naturals = [tile for tile in sorted(have, key=tile_key) if have[tile] and natural(tile, joker) is not None]
-        pick = need if need is not None else (naturals[0] if naturals else None)
+        pick = need if need is not None else next((tile for tile in order if have[tile]), None)
         if pick is None:
             memo[key] = (0, (), 0)
             return memo[key]
@@ -357,8 +359,8 @@ def best_opening(hand: tuple[str, ...], joker: str | None, must: str | None = No
             rest = Counter(have)
             rest[pick] -= 1
             best = walk(rest, None)
-        for shape, use in uses:
-            if use.get(pick) and _fits(use, have):
+        for shape, items, use in by_tile.get(pick, ()):
+            if all(have.get(tile, 0) >= n for tile, n in items):
                 after = walk(have - use, None)
                 if after is None:
                     continue
@@ -391,9 +393,13 @@ def partition(hand: tuple[str, ...], joker: str | None) -> tuple[Shape, ...] | N
     if not hand:
         return ()
     shapes = hand_melds(tuple(sorted(hand, key=tile_key)), joker)
-    uses = [(shape, _use(shape)) for shape in shapes]
+    return _partition(Counter(hand), [(shape, _use(shape)) for shape in shapes], joker)
+
+
+def _partition(counts: Counter, uses: list[tuple[Shape, Counter]], joker: str | None) -> tuple[Shape, ...] | None:
+    uses = [(shape, use) for shape, use in uses if _fits(use, counts)]
     covered = {tile for _, use in uses for tile in use}
-    if any(tile not in covered for tile in hand):
+    if any(tile not in covered for tile in counts if counts[tile]):
         return None
     memo: dict[tuple, tuple[Shape, ...] | None] = {}
 
@@ -416,7 +422,7 @@ def partition(hand: tuple[str, ...], joker: str | None) -> tuple[Shape, ...] | N
         memo[key] = result
         return result
 
-    return walk(Counter(hand))
+    return walk(+counts)
 
 
 def finishing_tiles(hand: Iterable[str], joker: str | None) -> list[str]:
@@ -428,11 +434,12 @@ def finishing_tiles(hand: Iterable[str], joker: str | None) -> list[str]:
     if len(loose) > 1:
         return []
     candidates = sorted(loose) if loose else sorted(set(tiles), key=tile_key)
+    uses = [(shape, _use(shape)) for shape in shapes]
     out = []
     for tile in candidates:
-        rest = list(tiles)
-        rest.remove(tile)
-        if partition(tuple(rest), joker) is not None:
+        rest = Counter(tiles)
+        rest[tile] -= 1
+        if _partition(rest, uses, joker) is not None:
             out.append(tile)
     return out
 
