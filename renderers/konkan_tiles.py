@@ -22,11 +22,25 @@ from PIL import Image, ImageDraw
 
 from engine.konkan_tiles import melds as M
 from engine.konkan_tiles.tiles import tile_key
-from renderers import card_base
+from renderers import card_base, palette
 from renderers.card_base import SCALE
 from renderers.context import RenderContext
 from renderers.layout import Sides
-from renderers.text import draw_text, fit, text_width
+from renderers.text import draw_text
+from renderers.text import fit as _fit_uncached
+from renderers.text import text_width as _width_uncached
+
+
+@lru_cache(maxsize=4096)
+def text_width(text: str, size: int, bold: bool = False, raqm: bool | None = None, rtl: bool | None = None) -> float:
+    """Cached: the same names and labels are measured on every picture."""
+    return _width_uncached(text, size, bold, raqm, rtl)
+
+
+@lru_cache(maxsize=4096)
+def fit(text: str, size: int, max_width: float, bold: bool = False, raqm: bool | None = None,
+        rtl: bool | None = None) -> str:
+    return _fit_uncached(text, size, max_width, bold, raqm, rtl)
 
 FELT = (22, 78, 62)
 PANEL = (30, 98, 80)
@@ -568,3 +582,45 @@ def render_table(view: dict[str, Any], ctx: RenderContext) -> Image.Image:
     y = table.scores(y)
     table.footer(y)
     return table.image
+
+
+# ---- fixed palette -----------------------------------------------------------------------------------------------
+def _sample_views() -> list[dict[str, Any]]:
+    """Views that between them draw every colour: Konkan and eliminated seats, a locked run, both jokers, a
+    finish in progress, a turn highlight, and a finished match with its banner."""
+    import engine
+
+    game = engine.get("konkan_tiles")
+    run = ["B2", "B3", "B4", "B5", "B6", "B7", "B8", "B9", "B10", "B11"]
+    state = game.new(4, {}, layout={
+        "indicator": "Y5", "stock": ["B5", "R1"], "discard": ["K4"], "captain": 0,
+        "hands": [run + ["R12", "K12", "Y4", "K10", "F"], ["R2", "K3"], ["R3", "K4", "F"], ["R6", "K6"]],
+        "konkan": [True, False, False, False], "eliminated": [False, False, False, True],
+        "melds": [{"seat": 1, "cards": ["K7", "K8", "K9"]}, {"seat": 2, "cards": ["R11", "K11", "Y4"]}],
+    })
+    state = game.apply(state, 0, "meld B2 B3 B4 B5 B6 B7 B8 B9 B10 B11 | R12 K12 Y4:B12")
+    state = game.apply(state, 0, "lock K10 to 1 right")
+    rack = dict(game.view(state, 0), arranged=True)
+    over = dict(game.view(state, None), over=True, winners=[0], phase="over", to_move=None)
+    return [rack, game.view(state, None), over]
+
+
+def _palette_samples() -> list[Image.Image]:
+    pictures = []
+    for view in _sample_views():
+        for lang in ("en", "ar"):
+            ctx = RenderContext(lang=lang, selected=frozenset({0, 3}))
+            pictures.append(render_table(view, ctx))
+            if view.get("hand"):
+                pictures.append(render_rack(view, ctx))
+    codes = [f"{c}{n}" for c in "RKBY" for n in range(1, 14)] + ["F"]
+    faces = [face(code, MELD_TILE_H, chosen, wild) for code in codes for chosen in (False, True)
+             for wild in (False, True)]
+    return [*pictures, *faces, _back(MELD_TILE_H)]
+
+
+PALETTE = palette.Spec(
+    _palette_samples, FELT,
+    (FELT, PANEL, PANEL_TURN, INK, MUTED, DARK, TURN, WIN, KONKAN, COUNTER, GHOST, LOCK, IVORY[:3],
+     *TILE_INK.values(), FALSE_GREEN, STAR, *TEAM_COLOURS, *card_base.KEY_COLOURS),
+)
