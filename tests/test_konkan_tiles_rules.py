@@ -436,3 +436,22 @@ def test_decider_ends_the_match_even_when_void():
     state = play(state, "discard R2")
     result = GAME.result(state)
     assert result["over"] and result["draw"] and result["winners"] == [0, 1] and result["round"] == 6
+
+
+def test_the_colon_form_from_notation():
+    state = lay(indicator="R9", hands=[["B5", "R8", "B7", "K1", "K2", "K5", "K6", "Y9"], ["R2"], ["R3"], ["R5"]],
+                opened=[90, None, None, None])
+    assert GAME.parse_move(state, 0, "meld B5 R8:B6 B7") == "meld B5 R8 B7"  # unique: printed plainly
+    assert GAME.parse_move(state, 0, "meld k1 k2 r8") == "meld K1 K2 R8"  # only K3: 13-1-2 does not wrap
+    assert GAME.parse_move(state, 0, "meld k1 r8:k3 k2") == "meld K1 K2 R8"
+    assert GAME.parse_move(state, 0, "meld k6 r8:k7 k5") == "meld K5 K6 R8:K7"  # K4 or K7: the colon stays
+    state = play(state, "meld B5 R8:B6 B7")
+    assert state["melds"][0]["cards"] == ["B5", "R8:B6", "B7"]
+
+
+def test_the_round_winner_becomes_captain():
+    hand = ["R9", "K9", "Y9", "B10", "B11", "B12", "K7", "K8", "K9", "R2", "R3", "R4", "R5", "R6"]
+    state = lay(hands=[hand, ["R3"], ["B1"], ["Y1", "K1"]], captain=3, stock=["Y13", "B2"])
+    state = play(state, "discard K1", "draw", "finish Y13")
+    assert state["last_round"]["finisher"] == 0 and state["captain"] == 0 and GAME.to_move(state) == 0
+    assert len(state["hands"][0]) == 15 and [len(h) for h in state["hands"]].count(14) == 3

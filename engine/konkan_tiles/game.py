@@ -847,8 +847,7 @@ def _apply_lock(state: State, seat: int, action: Action) -> None:
     turn = state["turn"]
     if action.eliminates:
         _undo_turn_table(state, seat)
-        hand = state["hands"][seat]
-        hand.remove(action.tiles[0])
+        _take_from_hand(state, seat, action.tiles)
         state["discard"].insert(0, action.tiles[0])
         state["last_discard"] = {"seat": seat, "takeable": False, "konkan": False}
         _eliminate(state, seat)
