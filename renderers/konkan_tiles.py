@@ -26,7 +26,7 @@ from renderers import card_base, palette
 from renderers.card_base import SCALE
 from renderers.context import RenderContext
 from renderers.layout import Sides
-from renderers.text import draw_text
+from renderers.text import draw_text, ltr
 from renderers.text import fit as _fit_uncached
 from renderers.text import text_width as _width_uncached
 
@@ -265,6 +265,8 @@ def render_rack(view: dict[str, Any], ctx: RenderContext) -> Image.Image:
                   rtl=ctx.rtl)
     for row in rows or [[]]:
         x = (width - row_width(row)) / 2
+        # numbered in reading order: tile 1 on the right in Arabic, as the other racks are
+        row = list(reversed(row)) if ctx.rtl else row
         for i, p in enumerate(row):
             if i and group_of.get(row[i - 1], -1) != group_of.get(p, -2):
                 x += GROUP_GAP
@@ -527,7 +529,7 @@ class _Table:
                 text = ctx.t("kt.round_void", n=last_round.get("round", ""))
             else:
                 text = ctx.t(f"kt.finish.{kind}", name=ctx.name(finisher), n=last_round.get("round", ""),
-                             points=max(points))
+                             points=ltr(f"+{max(points)}"))
             self.text(PAD, y + 12, fit(text, 15, TABLE_W - 2 * PAD, raqm=ctx.raqm, rtl=ctx.rtl), 15, MUTED)
             y += 26
         ghosts = view.get("ghosts") or []
