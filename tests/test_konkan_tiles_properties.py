@@ -66,6 +66,9 @@ def test_rounds_keep_every_invariant(seed, players, random_share, mode):
         else:
             move = decide("konkan_tiles", state, seat, "normal", chooser)
         assert move in moves and GAME.parse_move(state, seat, move) == move
+        if chooser.random() < 0.05:
+            for other in moves:  # every listed move applies, not only the chosen one
+                GAME.apply(state, seat, other)
         state = GAME.apply(state, seat, move)
         assert sum(sum(row) for row in state["history"]) == sum(state["scores"])
         assert all_tiles(state) == FULL

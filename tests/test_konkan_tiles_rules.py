@@ -383,6 +383,14 @@ def test_rounds_per_mode(mode, rounds):
     assert GAME.new(4, {"mode": mode}, seed=1)["rounds"] == rounds
 
 
+def test_timers_per_mode():
+    timers = {mode: GAME.view(GAME.new(4, {"mode": mode}, seed=1), None)["timers"]
+              for mode in ("quick", "ranked", "sulaymaniyah", "turbo", "tournament", "private")}
+    assert timers["quick"] == timers["ranked"] == timers["tournament"] == {"discard": 30, "draw": 15}
+    assert timers["turbo"] == {"discard": 25, "draw": 10} and timers["private"] is None
+    assert GAME.view(GAME.new(4, {"mode": "turbo"}, seed=1), None)["minimum"] == [61] * 4
+
+
 def test_options():
     assert GAME.new(4, {}, seed=1)["options"] == {"mode": "quick", "rules": "erbil"}
     assert GAME.new(4, {"mode": "sulaymaniyah"}, seed=1)["options"]["rules"] == "sulaymaniyah"

@@ -157,6 +157,7 @@ class KonkanTilesGame(Game):
             "team": None if seat is None else seat % 2,
             "round": state["round"],
             "rounds": state["rounds"],
+            "timers": _timers(state),
             "decider": state["decider"],
             "forced": list(state["forced"]),
             "captain": state["captain"],
@@ -224,6 +225,12 @@ def _value_of(meld: dict) -> int:
     if meld["kind"] == "set":
         return M.Shape("set", None, meld["number"], 0, 0, tuple(meld["cards"])).value
     return M.Shape("run", meld["color"], None, meld["low"], meld["high"], tuple(meld["cards"])).value
+
+
+def _timers(state: State) -> dict[str, int] | None:
+    """The mode's seconds for the discard and the draw (none in private rooms), for the service's clock."""
+    timers = MODES[state["options"]["mode"]].timers
+    return None if timers is None else {"discard": timers[0], "draw": timers[1]}
 
 
 def _minimum(state: State, seat: int) -> int:
