@@ -31,7 +31,7 @@ def test_registered_with_bots():
 def test_parse_is_tolerant_and_prints_canonically():
     state = layout_state()
     assert GAME.parse_move(state, 0, "  MELD  y9 r9   k9 ") == "meld R9 K9 Y9"
-    assert GAME.parse_move(state, 0, "meld b12 b10 b11|k9 k8 k7") == "meld K7 K8 K9 | B10 B11 B12"
+    assert GAME.parse_move(state, 0, "meld b12 b10 b11|k9 k8 k7") == "meld B10 B11 B12 | K7 K8 K9"
     assert GAME.parse_move(state, 0, "meld K7 K8 y4:k9") == "meld K7 K8 Y4:K9"
     assert GAME.parse_move(state, 0, "meld k7 y4 k9") == "meld K7 Y4 K9"
     assert GAME.parse_move(state, 0, "Discard y13") == "discard Y13"

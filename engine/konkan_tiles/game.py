@@ -18,6 +18,8 @@ Decisions where the rules are silent, taken as the seed's app plays:
   within the 5-tile limit. A lock beyond what the finish allows is the "second lock attempt": the finish's tiles go
   back to the hand, the attempted tile is discarded (nobody may take it) and the player is eliminated. A finish is
   accepted only when its locks and its discard are possible, so it can never strand the player.
+- A `meld` move prints its melds in the order given (they join the table in that order, which numbers them);
+  inside a meld, runs print ascending and sets by colour (R K B Y), jokers last.
 - The hidden finish (`finish T`) is for a player with nothing on the table and not in Konkan mode.
 - When a joker leaves a hand that holds both kinds, a dealt/drawn one goes first (the player keeps the stolen one,
   which costs 2 instead of 25); jokers given back by a failed opening count as dealt.
@@ -389,9 +391,8 @@ def _check_meld(state: State, seat: int, words: list[str]) -> Action:
     taken = turn["taken"]
     if taken is not None and state["opened"][seat] is None and turn["opening"] == 0 and taken not in tiles:
         raise IllegalMove(f"you took {taken}: open with it (it must be in your opening melds)")
-    ordered = sorted(shapes, key=lambda shape: [tile_key(tile) for tile in shape.tiles])
-    text = "meld " + " | ".join(_print_meld(shape, joker) for shape in ordered)
-    return Action("meld", text, tiles=tiles, shapes=ordered)
+    text = "meld " + " | ".join(_print_meld(shape, joker) for shape in shapes)
+    return Action("meld", text, tiles=tiles, shapes=shapes)
 
 
 def _check_konkan_finish(state: State, seat: int, groups: list[list[M.Entry]]) -> Action:
@@ -428,9 +429,8 @@ def _check_konkan_finish(state: State, seat: int, groups: list[list[M.Entry]]) -
         raise IllegalMove("no locks are left this round")
     if locks and not _locks_possible(state, list(range(len(state["melds"]))), left, locks, joker):
         raise IllegalMove("your other tiles cannot be locked onto the table, so this finish cannot close")
-    ordered = sorted(shapes, key=lambda shape: [tile_key(tile) for tile in shape.tiles])
-    text = "meld " + " | ".join(_print_meld(shape, joker, len(shape.cells) == M.KONKAN_RUN) for shape in ordered)
-    return Action("meld", text, tiles=tiles, shapes=ordered, finish=kind)
+    text = "meld " + " | ".join(_print_meld(shape, joker, len(shape.cells) == M.KONKAN_RUN) for shape in shapes)
+    return Action("meld", text, tiles=tiles, shapes=shapes, finish=kind)
 
 
 def _locks_possible(state: State, numbers: list[int], tiles: list[str], count: int, joker: str | None) -> bool:
@@ -671,7 +671,8 @@ def _play_moves(state: State, seat: int) -> list[str]:
             must = turn["taken"] if turn["opening"] == 0 else None
             value, shapes = M.best_opening(key, joker, must)
             if len(shapes) > 1 and value + turn["opening"] >= _minimum(state, seat):
-                _collect(out, seen, _check_meld, state, seat, " | ".join(" ".join(s.cells) for s in shapes))
+                ordered = sorted(shapes, key=lambda shape: [tile_key(tile) for tile in shape.tiles])
+                _collect(out, seen, _check_meld, state, seat, " | ".join(" ".join(s.cells) for s in ordered))
         if opened or turn["opening"] == 0:
             for index, meld in enumerate(state["melds"]):
                 for tiles in _add_options(meld, hand, joker):
