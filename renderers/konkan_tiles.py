@@ -414,7 +414,7 @@ class _Table:
         if not view.get("over") and to_move is not None:
             phase = view.get("phase")
             key = "kt.to_choose" if phase == "option" else "kt.to_play"
-            self.text(TABLE_W - PAD - 8, y + h / 2 - 12, fit(ctx.t(key, name=ctx.name(to_move)), 17, 200,
+            self.text(TABLE_W - PAD - 8, y + h / 2 - 12, fit(ctx.t(key, name=ctx.name(to_move)), 17, 320,
                       bold=True, raqm=ctx.raqm, rtl=ctx.rtl), 17, TURN, anchor="rm", bold=True)
             finish = view.get("finish")
             if finish:
