@@ -28,6 +28,9 @@ Decisions where the rules are silent, taken as the seed's app plays:
   puts the old indicator back into the draw pile at a random place and turns the next tile.
 - An elimination by a second draw from a Konkan player's discards keeps the melds laid before; a failed opening
   returns that turn's melds to the hand.
+- The draw pile is refilled when a turn starts with it empty; with three reshuffles used (or no discards under the
+  top tile to make a pile) the round is void there.
+- A layout without an indicator has no joker that round (and may then hold no false joker).
 """
 
 from __future__ import annotations

@@ -5,6 +5,7 @@ A meld is read by trying every interpretation: the set of the naturals' number, 
 naturals' colour. Real jokers fill whatever positions the naturals leave, so the reading is unique exactly when
 only one interpretation fits; otherwise the player must say what each joker stands for (`R8:K9`). Run positions
 go 1-14, where 14 is a 1 played high (12-13-1); a window never passes 14, so 13-1-2 cannot wrap.
+A real joker is wild wherever it lies, its own position included (the false joker is the plain tile there).
 """
 
 from __future__ import annotations

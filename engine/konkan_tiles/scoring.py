@@ -1,5 +1,8 @@
 """Round penalties (konkan-tiles.md, "Scoring: penalties"): the finisher's side collects from each opponent,
-the partner is protected, and nobody scores in a void round."""
+the partner is protected, and nobody scores in a void round.
+
+A Konkan-10 finish (Sulaymaniyah) is a Konkan win too: it doubles the not-opened penalties and adds the +400.
+"""
 
 from __future__ import annotations
 
