@@ -2,6 +2,7 @@
 bot level. Run: `.venv/bin/python -m bench.engine [--matches 50] [--games kenza canasta tunj]`.
 
 Also `--strength kenza`: the normal bot against random over 200 seeded two-player matches (issue: >= 80%).
+In a team game (Konkan tiles plays 2v2) "normal" is the team on seats 0 and 2 or 1 and 3, alternating.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ SETUPS = {
     "canasta": (2, {"variant": "duo", "target": 2500}),
     "tunj": (2, {}),
     "konkan_cards": (2, {}),
-    "konkan_tiles": (2, {}),
+    "konkan_tiles": (4, {"mode": "quick"}),
 }
 MAX_MOVES = 100_000
 
@@ -47,12 +48,18 @@ def play_match(game_id: str, seed: int, levels: list[str], players: int | None =
     return game.result(state), moves, timings
 
 
+def seat_levels(game_id: str, normal_side: int) -> list[str]:
+    """One level per seat: "normal" on `normal_side` (a seat, or in 2v2 the team of seats side and side + 2)."""
+    players = SETUPS.get(game_id, (2, {}))[0]
+    return ["normal" if seat % 2 == normal_side else "random" for seat in range(players)]
+
+
 def throughput(game_id: str, matches: int) -> None:
     total_moves = 0
     timings: dict[str, list[float]] = defaultdict(list)
     started = time.perf_counter()
     for seed in range(matches):
-        levels = ["normal", "random"] if seed % 2 == 0 else ["random", "normal"]
+        levels = seat_levels(game_id, seed % 2)
         _, moves, spent = play_match(game_id, seed, levels)
         total_moves += moves
         for level, values in spent.items():
@@ -69,14 +76,14 @@ def strength(game_id: str, matches: int) -> float:
     wins = draws = 0
     for seed in range(matches):
         normal_seat = seed % 2
-        levels = ["normal", "random"] if normal_seat == 0 else ["random", "normal"]
+        levels = seat_levels(game_id, normal_seat)
         result, _, _ = play_match(game_id, seed, levels)
         if result.get("draw"):
             draws += 1
         elif normal_seat in result["winners"]:
             wins += 1
     rate = wins / matches
-    print(f"{game_id}: normal beat random in {wins}/{matches} two-player matches ({100 * rate:.1f}%), "
+    print(f"{game_id}: normal beat random in {wins}/{matches} matches ({100 * rate:.1f}%), "
           f"{draws} drawn")
     return rate
 

@@ -1,11 +1,12 @@
 """Render speed and size of the pictures: K racks and K tables per game.
 
-    .venv/bin/python bench/render.py [K] [--game kenza|canasta|tunj|konkan_cards|all] [--lang ar|en] [--no-raqm]
+    .venv/bin/python bench/render.py [K] [--game kenza|canasta|tunj|konkan_cards|konkan_tiles|all] [--lang ar|en]
+        [--no-raqm]
 
 Kenza views are synthetic (random hands, table sizes, scores, last moves, 2-4 players, some finished matches) so
-the figures do not depend on the engine; Canasta, Tunj and Konkan (cards) views come from seeded bot play (melds,
+the figures do not depend on the engine; Canasta, Tunj and both Konkans' views come from seeded bot play (melds,
 canastas, red 3s and long hands after a take; growing houses, filling foundations, open claims; runs and sets with
-jokers, taken discards, reshuffles). The views are made before timing
+jokers, taken discards, reshuffles; tile melds, jokers and Konkan seats). The views are made before timing
 starts; the face caches warm up over the first images, as in a running bot. Prints median and p95 milliseconds per
 rack and per table, and mean PNG bytes per image. Goal: <= 15 ms median each.
 """
@@ -145,7 +146,30 @@ def konkan_cards_cases(k: int, seed: int = 3) -> list[Case]:
     return cases
 
 
-CASES = {"kenza": kenza_cases, "canasta": canasta_cases, "tunj": tunj_cases, "konkan_cards": konkan_cards_cases}
+def konkan_tiles_cases(k: int, seed: int = 1) -> list[Case]:
+    """Every 9th state of seeded 2v2 quick matches between normal bots (melds, jokers, locks and Konkan seats as
+    they come), alternating plain and auto-arranged racks."""
+    game = engine.get("konkan_tiles")
+    rng = random.Random(seed)
+    out: list[Case] = []
+    step = 0
+    while len(out) < k:
+        state = game.new(4, {"mode": "quick"}, seed=rng.getrandbits(32))
+        while game.to_move(state) is not None and len(out) < k:
+            seat = game.to_move(state)
+            if step % 9 == 0:
+                own = dict(game.view(state, seat), arranged=len(out) % 2 == 1)
+                picked = tuple(i for i in range(len(own["hand"])) if rng.random() < 0.2)
+                out.append((own, game.view(state, None), NAMES[:4], picked))
+            state = game.apply(state, seat, decide("konkan_tiles", state, seat, "normal", random.Random(step)))
+            step += 1
+    return out
+
+
+CASES = {
+    "kenza": kenza_cases, "canasta": canasta_cases, "tunj": tunj_cases,
+    "konkan_cards": konkan_cards_cases, "konkan_tiles": konkan_tiles_cases,
+}
 
 
 def measure(game_id: str, k: int, lang: str, raqm: bool | None) -> None:

@@ -14,11 +14,11 @@ from PIL import Image, ImageChops, ImageStat
 import engine
 import renderers
 from engine.bots import decide
-from renderers import canasta, card_base, kenza, konkan_cards, palette, tunj
+from renderers import canasta, card_base, kenza, konkan_cards, konkan_tiles, palette, tunj
 from renderers.context import RenderContext
 
 NAMES = ["أحمد", "Sarah", "محمد بن عبد الله", "ليلى"]
-GAMES = {"kenza": kenza, "canasta": canasta, "tunj": tunj, "konkan_cards": konkan_cards}
+GAMES = {"kenza": kenza, "canasta": canasta, "tunj": tunj, "konkan_cards": konkan_cards, "konkan_tiles": konkan_tiles}
 
 
 def _played(game_id: str, players: int, seed: int, moves: int) -> dict[str, Any]:
@@ -134,7 +134,7 @@ def test_the_registry_saves_pictures_in_the_game_palette(game_id):
     assert image.convert("RGB").getpixel((1, 1)) == GAMES[game_id].FELT
 
 
-@pytest.mark.parametrize("game_id", ["kenza", "canasta"])
+@pytest.mark.parametrize("game_id", ["kenza", "canasta", "konkan_tiles"])
 def test_selection_still_changes_the_rack_with_the_exact_ring_colour(game_id):
     game = engine.get(game_id)
     view = game.view(_played(game_id, 2, 8, 3), 0)

@@ -1,0 +1,142 @@
+"""The engine contract for Konkan tiles (NOTATION.md): ids, options, parsing, IllegalMove reasons, purity, JSON,
+views and the result shape."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import engine
+from engine import IllegalMove
+
+GAME = engine.get("konkan_tiles")
+
+
+def layout_state():
+    hands = [["R9", "K9", "Y9", "B10", "B11", "B12", "K7", "K8", "K9", "Y13", "B3", "R1", "Y4"],
+             ["R2", "R3"], ["B1", "B2"], ["Y1", "Y2"]]
+    melds = [{"seat": 1, "cards": ["K3", "Y4:K4", "K5"]}]
+    return GAME.new(4, {"mode": "quick"}, layout={"hands": hands, "stock": ["B5", "B6"], "indicator": "Y5",
+                                                  "captain": 0, "melds": melds})
+
+
+def test_registered_with_bots():
+    assert "konkan_tiles" in engine.game_ids()
+    from engine.bots import get
+
+    assert get("konkan_tiles", "random").level == "random" and get("konkan_tiles", "normal").level == "normal"
+
+
+def test_parse_is_tolerant_and_prints_canonically():
+    state = layout_state()
+    assert GAME.parse_move(state, 0, "  MELD  y9 r9   k9 ") == "meld R9 K9 Y9"
+    assert GAME.parse_move(state, 0, "meld b12 b10 b11|k9 k8 k7") == "meld B10 B11 B12 | K7 K8 K9"
+    assert GAME.parse_move(state, 0, "meld K7 K8 y4:k9") == "meld K7 K8 Y4:K9"
+    assert GAME.parse_move(state, 0, "meld k7 y4 k9") == "meld K7 Y4 K9"
+    assert GAME.parse_move(state, 0, "Discard y13") == "discard Y13"
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("", "empty"),
+        ("jump", "unknown move"),
+        ("draw", "already drawn"),
+        ("discard QQ", "not a tile"),
+        ("discard R13", "not in your hand"),
+        ("add K9 to 7", "no meld 7"),
+        ("add K9", "add T"),
+        ("meld K7 K8 Y4", "ambiguous"),
+        ("meld R9 K9 |", "write melds"),
+        ("meld R9 K9 B10", "neither"),
+        ("meld R9:K9 K9 Y9", "only a joker"),
+        ("swap K4 for 1", "only after opening"),
+        ("lock Y13 to 1 left", "part of a Konkan finish"),
+        ("lock Y13 to 1 up", "lock T to N"),
+        ("finish Y13", "do not all form melds"),
+        ("option none", "no option"),
+    ],
+)
+def test_illegal_moves_say_why(text, words):
+    with pytest.raises(IllegalMove) as caught:
+        GAME.apply(layout_state(), 0, text)
+    assert words in caught.value.reason
+
+
+def test_turn_order_and_phase_errors():
+    state = layout_state()
+    with pytest.raises(IllegalMove, match="not your turn"):
+        GAME.apply(state, 1, "draw")
+    assert GAME.legal_moves(state, 1) == []
+    state = GAME.apply(state, 0, "discard Y13")
+    with pytest.raises(IllegalMove, match="first draw"):
+        GAME.apply(state, 1, "discard R2")
+    with pytest.raises(IllegalMove, match="start your turn"):
+        GAME.apply(state, 1, "hello")
+
+
+def test_apply_never_mutates_and_json_round_trips():
+    state = GAME.new(4, {}, seed=5)
+    frozen = json.dumps(state, sort_keys=True)
+    for _ in range(60):
+        seat = GAME.to_move(state)
+        move = GAME.legal_moves(state, seat)[-1]
+        before = json.dumps(state, sort_keys=True)
+        after = GAME.apply(state, seat, move)
+        assert json.dumps(state, sort_keys=True) == before
+        restored = GAME.from_json(json.dumps(GAME.to_json(after)))
+        assert restored == after
+        assert GAME.legal_moves(restored, GAME.to_move(restored)) == GAME.legal_moves(after, GAME.to_move(after))
+        state = after
+    assert json.dumps(GAME.new(4, {}, seed=5), sort_keys=True) == frozen
+    with pytest.raises(ValueError):
+        GAME.from_json({"game": "kenza"})
+
+
+def test_same_seed_same_match():
+    assert GAME.new(4, {}, seed="abc") == GAME.new(4, {}, seed="abc")
+    assert GAME.new(4, {}, seed=1)["hands"] != GAME.new(4, {}, seed=2)["hands"]
+
+
+def test_every_legal_move_parses_to_itself_and_applies():
+    state = layout_state()
+    moves = GAME.legal_moves(state, 0)
+    assert "meld R9 K9 Y9 | K7 K8 K9 | B10 B11 B12 Y4:B13" in moves and "discard Y13" in moves  # the best
+    assert GAME.parse_move(state, 0, "meld R9 K9 Y9 | K7 K8 K9 | B10 B11 B12") not in moves  # also legal
+    for move in moves:
+        assert GAME.parse_move(state, 0, move) == move
+        GAME.apply(state, 0, move)
+
+
+def test_view_shape_and_privacy():
+    state = layout_state()
+    public = GAME.view(state, None)
+    assert public["hand"] is None and public["hand_sizes"] == [13, 2, 2, 2]
+    json.dumps(public)
+    view = GAME.view(state, 1)
+    assert view["hand"] == ["R2", "R3"] and view["phase"] == "play" and view["to_move"] == 0
+    assert view["indicator"] == "Y5" and view["joker"] == "Y4" and view["team"] == 1
+    assert view["melds"] == [{"number": 1, "seat": 1, "kind": "run", "cards": ["K3", "Y4:K4", "K5"],
+                              "locked": [False, False], "value": 12}]
+    assert view["opened"] == [None, 12, None, None] and view["reshuffles_left"] == 3
+    for key in ("konkan", "eliminated", "minimum", "stock_size", "discard_top", "scores", "history", "rounds",
+                "captain", "mode", "rules", "last_move", "last_round", "over", "winners"):
+        assert key in view
+    assert "B1" not in json.dumps(view) and "Y13" not in json.dumps(view)
+
+
+def test_result_shape_by_team():
+    state = GAME.new(4, {}, seed=3)
+    assert GAME.result(state) == {"over": False, "round": 1, "scores": [0, 0], "history": [], "winners": [],
+                                  "draw": False}
+    assert GAME.to_move(GAME.new(2, {"mode": "private"}, seed=3)) in (0, 1)
+
+
+def test_layout_checks():
+    with pytest.raises(ValueError, match="appears 3 times"):
+        GAME.new(4, {}, layout={"hands": [["R1", "R1"], ["R1"], [], []], "indicator": "Y5"})
+    with pytest.raises(ValueError, match="unknown layout"):
+        GAME.new(4, {}, layout={"dealer": 1})
+    with pytest.raises(ValueError, match="melds"):
+        GAME.new(4, {}, layout={"hands": [[], [], [], []], "melds": [{"seat": 0, "cards": ["R1", "K2", "B3"]}]})
