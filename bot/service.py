@@ -491,8 +491,8 @@ class Service:
                 return Reply(t(lang, "err.not_your_turn"), alert=True)
             if index is not None:
                 # Rebuild the keyboard this button was drawn on (same state, same picking state) to find its move.
-                pick = self._picks.get((match.id, seat.seat))
-                if tag != presenter.pick_tag(pick):
+                pick, known = presenter.pick_of_code(tag, self._picks.get((match.id, seat.seat)))
+                if not known:
                     return Reply(t(lang, "err.stale"), alert=True)
                 player_lang = await self._player_lang(match, seat)
                 moves = presenter.button_moves(presenter.rack_buttons(match, state, seat.seat, player_lang, pick))
