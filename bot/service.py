@@ -75,6 +75,8 @@ class Service:
     # ================================================================================================ entry points
     async def command(self, actor: Actor, chat: ChatRef, name: str, args: list[str] | None = None) -> Reply:
         """A text command (`/new`, `/join`, ...) from `actor` in `chat`."""
+        if actor.platform != chat.platform:  # players are per platform: never act on another platform's chat
+            return Reply(t(pick_language(actor.language), "err.bad_button"), alert=True)
         self._fresh_seats()
         args = args or []
         player = await self._actor_player(actor)
@@ -94,6 +96,8 @@ class Service:
 
     async def press(self, actor: Actor, chat: ChatRef, data: str | None) -> Reply:
         """A button press carrying an action code from `bot.callbacks`."""
+        if actor.platform != chat.platform:
+            return Reply(t(pick_language(actor.language), "err.bad_button"), alert=True)
         self._fresh_seats()
         player = await self._actor_player(actor)
         lang = await self._lang_for(actor, chat, player.language)
