@@ -123,7 +123,7 @@ class PictureCheck:
         seats = await self.store.seats(match.id)
         chat_lang, langs = await self._langs(match, seats)
         seat = got.seat
-        view = game.view(state, seat)
+        view = ui.disguise(game.view(state, seat))  # as the chat may show it (an open Tunj claim looks like a move)
         where = "table" if seat is None else f"seat {seat}"
         if got.image is not None:
             if seat is None:
@@ -150,7 +150,7 @@ class PictureCheck:
         pick = self.service._picks.get((match.id, seat))
 
         def render(view_seat: int) -> bytes:
-            view = game.view(state, view_seat)
+            view = ui.disguise(game.view(state, view_seat))
             return renderers.render_rack(match.game, ui.rack_view(view, pick), lang=lang, names=names,
                                          selected=ui.selected(view, pick))
 
