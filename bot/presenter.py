@@ -164,9 +164,36 @@ def table(
     )
 
 
+PICK_MARK = "_"  # in a move button's code, what follows is the picking state its keyboard was drawn for
+
+
 def pick_tag(pick: str | None) -> str:
-    """A short fingerprint of the picking state a keyboard was drawn for, carried by its move buttons."""
+    """A short fingerprint of a picking state: carried by a move button only when the state itself does not fit
+    its code (and by buttons drawn before move buttons carried the state)."""
     return f"{zlib.crc32((pick or '').encode()) & 0xFFFF:04x}"
+
+
+def move_code(match: Match, number: int, pick: str | None) -> str:
+    """A move button's code names the keyboard it sits on: the match version and the picking state itself.
+
+    A picking state changes without a move (Canasta's selection, Kenza's capture choice), and an old keyboard may
+    still be on screen (an earlier Discord ephemeral, a message not yet edited); a fingerprint of the state could
+    match another state's and play what *that* keyboard has at the same place. With the state in the code, the
+    press rebuilds exactly the keyboard that was shown. Only a state too long for the 64-byte code (match ids and
+    versions far beyond any real table) falls back to the fingerprint, which must then match the current state.
+    """
+    try:
+        return callbacks.encode("m", match.id, match.version, number, PICK_MARK + (pick or ""))
+    except ValueError:
+        return callbacks.encode("m", match.id, match.version, number, pick_tag(pick))
+
+
+def pick_of_code(tag: str, current: str | None) -> tuple[str | None, bool]:
+    """The picking state a move button was drawn for, and whether it is known (a fingerprint must be the
+    current state's)."""
+    if tag.startswith(PICK_MARK):
+        return tag[len(PICK_MARK):] or None, True
+    return current, tag == pick_tag(current)
 
 
 def rack_buttons(match: Match, state: dict[str, Any], seat: int, lang: str, pick: str | None) -> list[list[UIButton]]:
@@ -198,13 +225,12 @@ def rack(
     buttons = rack_buttons(match, state, seat.seat, lang, pick)
     legal = any(button.kind != "call" for row in buttons for button in row)
     keyboard: Keyboard = []
-    tag = pick_tag(pick)
     number = 0
     for row in buttons:
         bound = []
         for button in row:
             if button.kind == "move":
-                bound.append(Button(button.label, callbacks.encode("m", match.id, match.version, number, tag)))
+                bound.append(Button(button.label, move_code(match, number, pick)))
                 number += 1
             elif button.kind == "pick":
                 bound.append(Button(button.label, callbacks.encode("p", match.id, match.version, button.arg)))

@@ -75,6 +75,8 @@ class Service:
     # ================================================================================================ entry points
     async def command(self, actor: Actor, chat: ChatRef, name: str, args: list[str] | None = None) -> Reply:
         """A text command (`/new`, `/join`, ...) from `actor` in `chat`."""
+        if actor.platform != chat.platform:  # players are per platform: never act on another platform's chat
+            return Reply(t(pick_language(actor.language), "err.bad_button"), alert=True)
         self._fresh_seats()
         args = args or []
         player = await self._actor_player(actor)
@@ -94,6 +96,8 @@ class Service:
 
     async def press(self, actor: Actor, chat: ChatRef, data: str | None) -> Reply:
         """A button press carrying an action code from `bot.callbacks`."""
+        if actor.platform != chat.platform:
+            return Reply(t(pick_language(actor.language), "err.bad_button"), alert=True)
         self._fresh_seats()
         player = await self._actor_player(actor)
         lang = await self._lang_for(actor, chat, player.language)
@@ -491,8 +495,8 @@ class Service:
                 return Reply(t(lang, "err.not_your_turn"), alert=True)
             if index is not None:
                 # Rebuild the keyboard this button was drawn on (same state, same picking state) to find its move.
-                pick = self._picks.get((match.id, seat.seat))
-                if tag != presenter.pick_tag(pick):
+                pick, known = presenter.pick_of_code(tag, self._picks.get((match.id, seat.seat)))
+                if not known:
                     return Reply(t(lang, "err.stale"), alert=True)
                 player_lang = await self._player_lang(match, seat)
                 moves = presenter.button_moves(presenter.rack_buttons(match, state, seat.seat, player_lang, pick))

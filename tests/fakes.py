@@ -4,6 +4,7 @@ so a test meets the case it names (a plain move first, or a capture choice first
 from __future__ import annotations
 
 import itertools
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -61,6 +62,8 @@ class FakeTransport:
         self.sent: list[Shown] = []
         self.gone: set[str] = set()
         self._ids = itertools.count(100)
+        self.watch: Callable[[str, OutMessage], Awaitable[None]] | None = None  # told of each message shown
+
 
     async def send(self, chat_id: str, message: OutMessage) -> str:
         if chat_id in self.unreachable:
@@ -69,6 +72,8 @@ class FakeTransport:
         self.calls.append(("send", chat_id, message_id))
         self.current[(chat_id, message_id)] = message
         self.sent.append(Shown(chat_id, message_id, message))
+        if self.watch is not None:
+            await self.watch(chat_id, message)
         return message_id
 
     async def edit(self, chat_id: str, message_id: str, message: OutMessage) -> None:
@@ -76,6 +81,8 @@ class FakeTransport:
             raise MessageGone(message_id)
         self.calls.append(("edit", chat_id, message_id))
         self.current[(chat_id, message_id)] = message
+        if self.watch is not None:
+            await self.watch(chat_id, message)
 
     async def delete(self, chat_id: str, message_id: str) -> None:
         self.calls.append(("delete", chat_id, message_id))

@@ -9,10 +9,12 @@ import pytest
 
 import engine
 from bot import callbacks
+from bot.games.kenza import card_label
 from bot.messages import Actor, ChatRef
 from bot.service import Service
 from storage import Store
 from tests.fakes import LAYOUTS, FakeTransport, force_layout
+from tests.privacy import PictureCheck, Received, shows_label
 
 GROUP = ChatRef("fake", "-100", private=False)
 ALI = Actor("fake", "1", "Ali", language="en")
@@ -224,30 +226,48 @@ async def test_unreachable_player_blocks_start_until_private_chat(tmp_path):
 
 
 async def test_group_messages_never_show_a_hand(setup):
+    """Words as displayed ("6⚔️", not the engine's "6E"): the group never names a card hidden from the public
+    view, and each rack names exactly its own seat's hand (checked as each message is shown, against the state
+    of that moment; the pictures are checked in tests/test_privacy_pictures.py)."""
     service, transport, store, _ = setup
+    check = PictureCheck(store, service, "fake", "-100")
+    actors = {ALI.user_id: ALI, MONA.user_id: MONA}
+
+    async def watch(chat_id, message):
+        match = await check.match()
+        if match is not None:
+            seat = None if chat_id == "-100" else await check.seat_of_user(match, chat_id)
+            buttons = [button.label for row in message.keyboard for button in row]
+            await check.see(Received(chat_id, seat, None, message.text + "\n" + message.alt, buttons,
+                                     rack_text=message.alt if seat is not None else ""))
+    transport.watch = watch
     match, _ = await open_table(service, players=(ALI, MONA), bots=1)
     for _ in range(12):
         match = await store.get_match(match.id)
         state = engine.get("kenza").from_json(match.snapshot)
-        hands = {card for hand in state["hands"] for card in hand}
-        for shown in [s for s in transport.sent if s.chat_id == "-100"] + [
-            type("S", (), {"message": m})() for (chat, _), m in transport.current.items() if chat == "-100"
-        ]:
-            words = set(shown.message.text.split()) | set(shown.message.alt.split())
-            assert not any(card in words for card in hands)
         seats = await store.seats(match.id)
         seat = seats[engine.get("kenza").to_move(state)]
-        actor = ALI if seat.display_name == "Ali" else MONA
-        await play_first_button(service, transport, actor, match.id)
-    # Each private chat only ever got its own seat's cards.
+        mover = ALI if seat.display_name == "Ali" else MONA
+        waiting = MONA if mover is ALI else ALI
+        await service.press(waiting, GROUP, callbacks.encode("h", match.id))  # a waiting player's rack
+        await play_first_button(service, transport, actors[mover.user_id], match.id)
+    assert not check.problems, "\n".join(check.problems[:10])
+    assert check.hand_texts >= 12 and check.hand_buttons > 0
+    # The last group message and each player's last rack, read as displayed.
     match = await store.get_match(match.id)
+    state = engine.get("kenza").from_json(match.snapshot)
     seats = await store.seats(match.id)
+    table = transport.latest("-100")
     for seat in seats:
         if seat.player_id is None:
             continue
         user = ALI.user_id if seat.display_name == "Ali" else MONA.user_id
-        rack_texts = [s.message.alt for s in transport.sent if s.chat_id == user and s.message.alt]
-        assert rack_texts and all(text.startswith(("Your cards", "أوراقك")) for text in rack_texts)
+        own = [card_label(code) for code in state["hands"][seat.seat]]
+        assert not any(shows_label(table.text + table.alt, label) for label in own)
+        racks = {int(mid): message for (chat, mid), message in transport.current.items() if chat == user
+                 and message.alt}
+        rack = racks[max(racks)]  # the newest rack as it reads now (edited since it was sent)
+        assert rack.alt == "Your cards: " + ("  ".join(f"{i}) {label}" for i, label in enumerate(own, 1)) or "—")
 
 
 async def test_commands_help_rules_lang_and_unknown(setup):
