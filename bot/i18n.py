@@ -1,4 +1,15 @@
-"""Message catalogs: every user-facing sentence lives in bot/locales/<lang>.json, none in code.
+"""Message catalogs: every user-facing sentence lives in bot/locales/<lang>.po, none in code.
+
+Why Babel and gettext `.po` files: `.po` is the format translators and their tools (Poedit, Weblate, msgfmt -c)
+already know, it holds plural forms and contexts natively, and Babel — maintained, pure Python — both reads it and
+carries CLDR's plural rules for every language (Arabic's six forms, English's two). The `.po` files are parsed once
+per process at first use, so there is no compile step and no compiled file in the repository to go stale.
+
+The msgid is the key the code passes (`t(lang, "lobby.joined")`); msgstr is the text with str.format
+`{placeholders}`. Counted messages (`tn`) have one msgstr per plural form, in CLDR's order of the language's
+categories (zero, one, two, few, many, other — the order of the gettext Plural-Forms header Babel writes).
+A message may have a variant under msgctxt "you": the wording when its subject is the reader, used inside
+`addressing_you()` (the terminal, where the one human reads everything and is named "You").
 
 Arabic is the default language; a user's choice beats the chat's, which beats the default. A key missing from a
 catalog falls back to English and then to the key itself, so a gap shows up as text instead of a crash.
@@ -6,22 +17,70 @@ catalog falls back to English and then to the key itself, so a gap shows up as t
 
 from __future__ import annotations
 
-import json
+import contextlib
+from collections.abc import Iterator
+from contextvars import ContextVar
+from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import Any
 
+from babel import Locale
+from babel.messages.pofile import read_po
+
 DEFAULT_LANGUAGE = "ar"
 LANGUAGES = ("ar", "en")
+YOU = "you"  # the msgctxt of second-person variants
 _LOCALES = Path(__file__).with_name("locales")
+_CATEGORIES = ("zero", "one", "two", "few", "many", "other")
+_addressing_you: ContextVar[bool] = ContextVar("addressing_you", default=False)
+
+
+@dataclass(frozen=True)
+class Catalog:
+    """One language's messages: (context, key) -> text, or the tuple of plural forms for counted messages."""
+
+    lang: str
+    messages: dict[tuple[str | None, str], str | tuple[str, ...]]
+
+    def get(self, key: str, context: str | None = None) -> str | tuple[str, ...] | None:
+        return self.messages.get((context, key)) or None
+
+    def __contains__(self, key: object) -> bool:
+        return (None, key) in self.messages
+
+    def __iter__(self) -> Iterator[str]:
+        """The keys (a key with a "you" variant once), like the dict the JSON catalogs were."""
+        return iter(dict.fromkeys(key for _, key in self.messages))
 
 
 @cache
-def catalog(lang: str) -> dict[str, str]:
-    path = _LOCALES / f"{lang}.json"
+def catalog(lang: str) -> Catalog:
+    path = _LOCALES / f"{lang}.po"
     if not path.exists():
-        return {}
-    return json.loads(path.read_text(encoding="utf-8"))
+        return Catalog(lang, {})
+    with path.open("rb") as handle:
+        po = read_po(handle, locale=lang)
+    messages: dict[tuple[str | None, str], str | tuple[str, ...]] = {}
+    for message in po:
+        if not message.id:
+            continue  # the header
+        key = message.id[0] if isinstance(message.id, tuple) else message.id
+        text = tuple(message.string) if isinstance(message.string, (tuple, list)) else message.string
+        messages[(message.context, key)] = text
+    return Catalog(lang, messages)
+
+
+def plural_categories(lang: str) -> tuple[str, ...]:
+    """The language's CLDR plural categories in catalog order, e.g. ("one", "other") for English."""
+    tags = Locale.parse(lang).plural_form.tags | {"other"}
+    return tuple(category for category in _CATEGORIES if category in tags)
+
+
+def plural_index(lang: str, n: int | float) -> int:
+    """Which plural form `n` takes in `lang` (CLDR rules; the sign does not change the form)."""
+    category = Locale.parse(lang).plural_form(abs(n))
+    return plural_categories(lang).index(category)
 
 
 def normalize(lang: str | None) -> str | None:
@@ -40,13 +99,64 @@ def pick_language(*choices: str | None) -> str:
     return DEFAULT_LANGUAGE
 
 
-def t(lang: str, key: str, **values: Any) -> str:
-    """The sentence `key` in `lang`, with {placeholders} filled."""
-    text = catalog(lang).get(key) or catalog("en").get(key) or key
+@contextlib.contextmanager
+def addressing_you(active: bool = True) -> Iterator[None]:
+    """Within this block, messages that have a second-person ("you") variant use it."""
+    token = _addressing_you.set(active)
+    try:
+        yield
+    finally:
+        _addressing_you.reset(token)
+
+
+def _lookup(lang: str, key: str) -> str | tuple[str, ...] | None:
+    """The message in `lang`, else in English; the "you" variant first while addressing you."""
+    for source in (lang, "en") if lang != "en" else ("en",):
+        entry = catalog(source)
+        found = (entry.get(key, YOU) if _addressing_you.get() else None) or entry.get(key)
+        if found is not None:
+            return found if source == lang or not isinstance(found, tuple) else _english_as(lang, found)
+    return None
+
+
+def _english_as(lang: str, forms: tuple[str, ...]) -> tuple[str, ...]:
+    """English plural forms stretched over `lang`'s categories (a missing translation still counts right)."""
+    return tuple(forms[0] if category == "one" else forms[-1] for category in plural_categories(lang))
+
+
+def _fill(text: str, values: dict[str, Any]) -> str:
     try:
         return text.format(**values)
-    except (KeyError, IndexError):
+    except (KeyError, IndexError, ValueError):
         return text
+
+
+def has(lang: str, key: str) -> bool:
+    return _lookup(lang, key) is not None
+
+
+def t(lang: str, key: str, **values: Any) -> str:
+    """The sentence `key` in `lang`, with {placeholders} filled (a counted message takes its `n` if given)."""
+    found = _lookup(lang, key)
+    if found is None:
+        return key
+    if isinstance(found, tuple):
+        found = found[plural_index(lang, values["n"])] if isinstance(values.get("n"), int) else found[-1]
+    return _fill(found, values)
+
+
+def tn(lang: str, key: str, n: int, **values: Any) -> str:
+    """The counted sentence `key` in `lang` in the plural form `n` takes, with {n} and the others filled."""
+    found = _lookup(lang, key)
+    if found is None:
+        return key
+    text = found[plural_index(lang, n)] if isinstance(found, tuple) else found
+    return _fill(text, {**values, "n": n})
+
+
+def is_counted(lang: str, key: str) -> bool:
+    """Whether `key` has plural forms (a message to fill with `tn`)."""
+    return isinstance(_lookup(lang, key), tuple)
 
 
 def game_name(lang: str, game_id: str) -> str:
