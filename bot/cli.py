@@ -10,7 +10,7 @@ import random
 import sys
 from typing import Any
 
-from bot.i18n import LANGUAGES, normalize, t
+from bot.i18n import LANGUAGES, normalize, t, tn
 
 OPTION_HELP = {
     "variant": "the game's variant (per game below)",
@@ -144,7 +144,8 @@ def check_table(game: str, players: int, options: dict[str, Any], lang: str, bot
     rules = engine.get(game)
     info = rules.info
     if not info.min_players <= players <= info.max_players:
-        return t(lang, "err.players_range", game=t(lang, f"game.{game}"), min=info.min_players, max=info.max_players)
+        return tn(lang, "err.players_range", info.max_players, game=t(lang, f"game.{game}"),
+                  min=info.min_players)
     try:
         rules.new(players, rules.check_options(players, options), seed=0)
     except ValueError as error:
@@ -174,7 +175,7 @@ async def _play(game: str, players: int, options: dict[str, Any], lang: str, see
         transport = ConsoleTransport()
         service.attach(transport, images=False)
         await play(service, transport, game, players, {key: str(value) for key, value in options.items()}, lang,
-                   name=name or t(lang, "console.you"), bots=bots)
+                   name=name or "", bots=bots)
     finally:
         await store.close()
     return 0

@@ -114,11 +114,14 @@ async def play(
     options: dict[str, str],
     lang: str,
     read: Callable[[str], str | Awaitable[str]] | None = None,
-    name: str = "You",
+    name: str = "",
     bots: str = "normal",
     timer_interval: float = 0.5,
 ) -> None:
-    """Open a table with you and bots of level `bots`, then read moves until the match ends or you leave."""
+    """Open a table with you and bots of level `bots`, then read moves until the match ends or you leave.
+
+    With no `name` you appear as "You" in the language of the moment (presenter.seat_names), addressed in the
+    second person."""
     you = Actor(PLATFORM, YOU, name, language=lang, is_admin=True)
     table = ChatRef(PLATFORM, TABLE_CHAT)
     private = ChatRef(PLATFORM, YOU, private=True)

@@ -9,7 +9,7 @@ The msgid is the key the code passes (`t(lang, "lobby.joined")`); msgstr is the 
 `{placeholders}`. Counted messages (`tn`) have one msgstr per plural form, in CLDR's order of the language's
 categories (zero, one, two, few, many, other — the order of the gettext Plural-Forms header Babel writes).
 A message may have a variant under msgctxt "you": the wording when its subject is the reader, used inside
-`addressing_you()` (the terminal, where the one human reads everything and is named "You").
+`addressing_you()`, or when the `name` filled in is a `You` (the terminal's player, who reads everything).
 
 Arabic is the default language; a user's choice beats the chat's, which beats the default. A key missing from a
 catalog falls back to English and then to the key itself, so a gap shows up as text instead of a crash.
@@ -99,6 +99,10 @@ def pick_language(*choices: str | None) -> str:
     return DEFAULT_LANGUAGE
 
 
+class You(str):
+    """The reader's own name ("You" / "أنت"): a message whose `{name}` is a You takes its "you" variant."""
+
+
 @contextlib.contextmanager
 def addressing_you(active: bool = True) -> Iterator[None]:
     """Within this block, messages that have a second-person ("you") variant use it."""
@@ -109,11 +113,12 @@ def addressing_you(active: bool = True) -> Iterator[None]:
         _addressing_you.reset(token)
 
 
-def _lookup(lang: str, key: str) -> str | tuple[str, ...] | None:
+def _lookup(lang: str, key: str, you: bool = False) -> str | tuple[str, ...] | None:
     """The message in `lang`, else in English; the "you" variant first while addressing you."""
+    you = you or _addressing_you.get()
     for source in (lang, "en") if lang != "en" else ("en",):
         entry = catalog(source)
-        found = (entry.get(key, YOU) if _addressing_you.get() else None) or entry.get(key)
+        found = (entry.get(key, YOU) if you else None) or entry.get(key)
         if found is not None:
             return found if source == lang or not isinstance(found, tuple) else _english_as(lang, found)
     return None
@@ -137,7 +142,7 @@ def has(lang: str, key: str) -> bool:
 
 def t(lang: str, key: str, **values: Any) -> str:
     """The sentence `key` in `lang`, with {placeholders} filled (a counted message takes its `n` if given)."""
-    found = _lookup(lang, key)
+    found = _lookup(lang, key, isinstance(values.get("name"), You))
     if found is None:
         return key
     if isinstance(found, tuple):
@@ -147,7 +152,7 @@ def t(lang: str, key: str, **values: Any) -> str:
 
 def tn(lang: str, key: str, n: int, **values: Any) -> str:
     """The counted sentence `key` in `lang` in the plural form `n` takes, with {n} and the others filled."""
-    found = _lookup(lang, key)
+    found = _lookup(lang, key, isinstance(values.get("name"), You))
     if found is None:
         return key
     text = found[plural_index(lang, n)] if isinstance(found, tuple) else found

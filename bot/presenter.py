@@ -14,17 +14,25 @@ import renderers
 from bot import callbacks
 from bot.games import ui_for
 from bot.games.base import UIButton, side_names
-from bot.i18n import game_name, t
+from bot.i18n import You, addressing_you, game_name, t
 from bot.messages import Button, Keyboard, OutMessage
 from storage.models import Match, Seat
 
 
 def seat_names(seats: list[Seat], lang: str) -> list[str]:
+    """A name per seat in `lang`. A human with no name is the terminal's player, who reads every message: "You",
+    as a `You` so that sentences about them speak to them (second person)."""
     return [
-        (seat.display_name or "?") if seat.is_human
+        (seat.display_name or You(t(lang, "console.you"))) if seat.is_human
         else t(lang, "bot.name", n=seat.seat + 1, level=t(lang, f"level.{seat.bot_level}"))
         for seat in seats
     ]
+
+
+def describe_move(game_id: str, move: str, lang: str, view: dict[str, Any] | None, by: str) -> str:
+    """A move in words; in the second person when the player who made it (`by`) is the reader."""
+    with addressing_you(isinstance(by, You)):
+        return ui_for(game_id).describe_move(move, lang, view)
 
 
 def option_text(game_id: str, options: dict[str, Any], lang: str) -> str:
@@ -119,7 +127,8 @@ def caption(match: Match, state: dict[str, Any], seats: list[Seat], lang: str, r
     lines = [t(lang, "table.title", game=game_name(lang, match.game), round=view.get("round", 1))]
     shown = [entry for number, entry in enumerate(recent)
              if number >= len(recent) - 4 or ui.notable(entry[1], entry[2])]
-    lines += [f"{names[seat]}: {ui.describe_move(move, lang, ui.disguise(after) if hiding else after)}"
+    lines += [names[seat] + ": " + describe_move(match.game, move, lang, ui.disguise(after) if hiding else after,
+                                                 names[seat])
               for seat, move, after in shown]
     result = game.result(state)
     if result["over"]:

@@ -24,7 +24,7 @@ import engine
 import renderers
 from bot import callbacks, presenter, rules
 from bot.games import playable_games, ui_for
-from bot.i18n import LANGUAGES, game_name, normalize, pick_language, t
+from bot.i18n import LANGUAGES, You, game_name, normalize, pick_language, t, tn
 from bot.messages import Actor, Button, ChatRef, MessageGone, OutMessage, Reply, Transport, Unreachable
 from engine import IllegalMove
 from engine.bots import decide
@@ -213,7 +213,7 @@ class Service:
         if not choice.isdigit() or not (int(choice) == 0 or 10 <= int(choice) <= 3600):
             return Reply(t(lang, "timer.usage"))
         await self._chat_write(self.store.set_chat_defaults, chat.platform, chat.chat_id, {"turn_timer": int(choice)})
-        return Reply(t(lang, "timer.off") if int(choice) == 0 else t(lang, "timer.set", seconds=int(choice)))
+        return Reply(t(lang, "timer.off") if int(choice) == 0 else tn(lang, "timer.set", int(choice)))
 
     async def _cmd_new(self, actor: Actor, chat: ChatRef, player_id: int, lang: str, args: list[str]) -> Reply:
         if chat.private:
@@ -307,12 +307,13 @@ class Service:
         title = t(lang, "top.title", game=game_name(lang, game_id) if game_id else t(lang, "top.all"))
         if not rows:
             return Reply(title + "\n" + t(lang, "top.empty"))
-        lines = [t(lang, "top.row", rank=row.rank, name=row.display_name, won=row.won, played=row.played,
+        lines = [t(lang, "top.row", rank=row.rank, name=row.display_name or t(lang, "console.you"),
+                   wins=tn(lang, "count.wins", row.won), games=tn(lang, "count.games", row.played),
                    rate=round(100 * row.win_rate)) for row in rows]
         return Reply("\n".join([title, *lines]))
 
     async def _cmd_stats(self, actor: Actor, chat: ChatRef, player_id: int, lang: str, args: list[str]) -> Reply:
-        target_id, name = player_id, actor.name
+        target_id, name = player_id, actor.name or You(t(lang, "console.you"))  # the terminal's nameless player
         if args:
             other = await self.store.find_player(chat.platform, args[0].lstrip("@"))
             if other is None:
@@ -322,8 +323,9 @@ class Service:
         if not stats:
             return Reply(t(lang, "stats.none", name=name))
         lines = [t(lang, "stats.title", name=name)]
-        lines += [t(lang, "stats.row", game=game_name(lang, g), played=s.played, won=s.won, drawn=s.drawn,
-                    points=s.points) for g, s in sorted(stats.items())]
+        lines += [t(lang, "stats.row", game=game_name(lang, g), games=tn(lang, "count.games", s.played),
+                    wins=tn(lang, "count.wins", s.won), draws=tn(lang, "count.draws", s.drawn),
+                    points=tn(lang, "count.points", s.points)) for g, s in sorted(stats.items())]
         return Reply("\n".join(lines))
 
     async def _cmd_move(self, actor: Actor, chat: ChatRef, player_id: int, lang: str, args: list[str]) -> Reply:
@@ -419,7 +421,7 @@ class Service:
         if not any(seat.player_id == player_id for seat in seats) and player_id != match.creator_id:
             return Reply(t(lang, "err.not_seated"), alert=True)
         if len(seats) < game.info.min_players:
-            return Reply(t(lang, "err.need_players", min=game.info.min_players), alert=True)
+            return Reply(tn(lang, "err.need_players", game.info.min_players), alert=True)
         missing = await self._unreachable_humans(match, seats)
         chat_lang = await self._chat_lang(ChatRef(match.platform, match.chat_id))
         if missing:
@@ -515,7 +517,8 @@ class Service:
             self._keep_pick_after_move(match, seat.seat)
             match = await self._run_bots(match)
             await self._refresh(match, changed_seats={seat.seat}, new_turn=True)
-            done = t(lang, "move.done", move=ui_for(match.game).describe_move(move, lang, game.view(new_state, None)))
+            done = t(lang, "move.done", move=presenter.describe_move(match.game, move, lang, game.view(new_state, None),
+                                                                     You("")))
             if self.transports[match.platform].push_private:
                 return Reply(done)
             # On-demand platforms (Discord) update the private hand in the reply itself.

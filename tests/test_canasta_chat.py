@@ -175,7 +175,7 @@ def test_draw_step_buttons_name_the_cards_a_take_would_use():
     moves = {b.move: b.label for b in flat(keyboard)}
     assert set(moves) == set(legal) == {"draw", "take"}
     assert "with 7♠ 7♥" in moves["take"] and "(2 cards)" in moves["take"]
-    assert "(2 left)" in moves["draw"]
+    assert "(2 cards left)" in moves["draw"]
 
 
 def test_several_melds_opening_built_by_setting_aside():
@@ -275,7 +275,7 @@ def test_table_text_is_public_and_score_lines_name_the_sides():
     assert "X" in hands and "KD" in hands
     for card in hands:  # none of these lies on the table: the text must not show them
         assert card_label(card) not in text
-    assert "#1 K" in text and "#2 J" in text and "discard pile Q♥ (1 cards)" in text
+    assert "#1 K" in text and "#2 J" in text and "discard pile Q♥ (1 card)" in text
     assert UI.score_line(public, "en", ["Ali", "Bot"]) == "Ali: 0 · Bot: 0"
     four = GAME.view(classic_ask_state(), None)
     assert UI.score_line(four, "en", ["A", "B", "C", "D"]) == "A & C: 0 · B & D: 0"

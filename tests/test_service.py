@@ -111,7 +111,7 @@ async def test_whole_match_against_a_bot_then_replay_and_leaderboard(setup):
     top = await service.command(ALI, GROUP, "top", ["kenza"])
     assert "Ali" in top.text
     stats = await service.command(ALI, GROUP, "stats", [])
-    assert "1 played" in stats.text
+    assert "1 game," in stats.text
     # The table message was edited in place, never re-sent.
     table_sends = [c for c in transport.calls if c[0] == "send" and c[1] == "-100"]
     assert len(table_sends) == 2  # the lobby and the table, once each

@@ -274,7 +274,7 @@ class CanastaUI(RummyUI):
             held = ", ".join(f"{names[s] if s < len(names) else '?'} {hands[s] if s < len(hands) else '?'}"
                              for s in seats)
             red = view.get("team_red3s", [[], []])[team]
-            lines.append(t(lang, "canasta.side", side=sides[team], score=view.get("scores", [0, 0])[team],
+            lines.append(t(lang, "canasta.side", side=sides[team], n=view.get("scores", [0, 0])[team],
                            status=status, red3s=cards_text(red), hands=held))
             melds = [m for m in view.get("melds", []) if m["team"] == team]
             melds.sort(key=lambda m: rank_key(m["rank"]))
