@@ -10,7 +10,7 @@ import random
 import sys
 from typing import Any
 
-from bot.i18n import LANGUAGES, normalize, t, tn
+from bot.i18n import LANGUAGES, normalize, refusal, t, tn
 
 OPTION_HELP = {
     "variant": "the game's variant (per game below)",
@@ -149,7 +149,7 @@ def check_table(game: str, players: int, options: dict[str, Any], lang: str, bot
     try:
         rules.new(players, rules.check_options(players, options), seed=0)
     except ValueError as error:
-        return t(lang, "err.bad_option", reason=str(error))
+        return t(lang, "err.bad_option", reason=refusal(lang, error))
     from engine.bots import levels
 
     if bots not in levels(game):

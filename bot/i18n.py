@@ -164,5 +164,15 @@ def is_counted(lang: str, key: str) -> bool:
     return isinstance(_lookup(lang, key), tuple)
 
 
+def refusal(lang: str, error: Exception) -> str:
+    """An engine refusal (IllegalMove, BadOption) in `lang`: the catalog's `illegal.<code>` filled with the error's
+    params; the error's own English text when it has no code or the catalogs do not know it (an engine written
+    elsewhere may not give codes yet)."""
+    code = getattr(error, "code", None)
+    if code and has(lang, f"illegal.{code}"):
+        return t(lang, f"illegal.{code}", **getattr(error, "params", {}))
+    return getattr(error, "reason", None) or str(error)
+
+
 def game_name(lang: str, game_id: str) -> str:
     return t(lang, f"game.{game_id}")

@@ -24,7 +24,7 @@ import engine
 import renderers
 from bot import callbacks, presenter, rules
 from bot.games import playable_games, ui_for
-from bot.i18n import LANGUAGES, You, game_name, normalize, pick_language, t, tn
+from bot.i18n import LANGUAGES, You, game_name, normalize, pick_language, refusal, t, tn
 from bot.messages import Actor, Button, ChatRef, MessageGone, OutMessage, Reply, Transport, Unreachable
 from engine import IllegalMove
 from engine.bots import decide
@@ -92,7 +92,7 @@ class Service:
         try:
             return await handler(actor, chat, player.id, lang, args)
         except IllegalMove as error:
-            return Reply(t(lang, "err.illegal", reason=error.reason), alert=True)
+            return Reply(t(lang, "err.illegal", reason=refusal(lang, error)), alert=True)
 
     async def press(self, actor: Actor, chat: ChatRef, data: str | None) -> Reply:
         """A button press carrying an action code from `bot.callbacks`."""
@@ -114,7 +114,7 @@ class Service:
         try:
             return await self._route(action, match, actor, player.id, lang)
         except IllegalMove as error:
-            return Reply(t(lang, "err.illegal", reason=error.reason), alert=True)
+            return Reply(t(lang, "err.illegal", reason=refusal(lang, error)), alert=True)
 
     async def _route(self, action: callbacks.Action, match: Match, actor: Actor, player_id: int, lang: str) -> Reply:
         op = action.op
@@ -244,7 +244,7 @@ class Service:
         try:
             checked = game.check_options(game.info.max_players, options)
         except ValueError as error:
-            return Reply(t(lang, "err.bad_option", reason=str(error)), alert=True)
+            return Reply(t(lang, "err.bad_option", reason=refusal(lang, error)), alert=True)
         # Only what the creator chose is stored; the rest follows the game's defaults for the seats at start
         # (Canasta: two players play duo, four classic4).
         options = {name: checked[name] for name in options}
@@ -434,7 +434,7 @@ class Service:
         try:
             state = game.new(len(seats), match.options, seed=match.seed)
         except ValueError as error:  # e.g. a variant for another number of players
-            return Reply(t(lang, "err.bad_option", reason=str(error)), alert=True)
+            return Reply(t(lang, "err.bad_option", reason=refusal(lang, error)), alert=True)
         deadline = await self._deadline_for(match, state, seats)
         match = await self._seat_write(self.store.start_match, match.id, game.to_json(state), deadline)
         await self._show(match, "lobby", None, match.chat_id, presenter.lobby(match, seats, chat_lang))

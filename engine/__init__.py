@@ -10,7 +10,7 @@ from __future__ import annotations
 import importlib
 
 from engine.base import Game, GameInfo, OptionSpec, State
-from engine.errors import IllegalMove
+from engine.errors import BadOption, IllegalMove
 
 # game id -> module that defines `GAME`; a module not present yet is simply not offered.
 _MODULES = {
@@ -53,4 +53,4 @@ def get(game_id: str) -> Game:
     return game
 
 
-__all__ = ["Game", "GameInfo", "IllegalMove", "OptionSpec", "State", "game_ids", "get"]
+__all__ = ["BadOption", "Game", "GameInfo", "IllegalMove", "OptionSpec", "State", "game_ids", "get"]

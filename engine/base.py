@@ -12,7 +12,7 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.errors import IllegalMove
+from engine.errors import BadOption, IllegalMove
 
 State = dict[str, Any]
 
@@ -31,14 +31,18 @@ class OptionSpec:
             for choice in self.choices:
                 if value == choice or (isinstance(choice, int) and _as_int(value) == choice):
                     return choice
-            raise ValueError(f"option {name!r} must be one of {list(self.choices)}, not {value!r}")
+            raise BadOption(f"option {name!r} must be one of {list(self.choices)}, not {value!r}", "option_choice",
+                            option=name, value=value, choices=", ".join(str(choice) for choice in self.choices))
         number = _as_int(value)
         if number is None:
-            raise ValueError(f"option {name!r} must be a whole number, not {value!r}")
+            raise BadOption(f"option {name!r} must be a whole number, not {value!r}", "option_number", option=name,
+                            value=value)
         if self.minimum is not None and number < self.minimum:
-            raise ValueError(f"option {name!r} must be at least {self.minimum}")
+            raise BadOption(f"option {name!r} must be at least {self.minimum}", "option_min", option=name,
+                            n=self.minimum)
         if self.maximum is not None and number > self.maximum:
-            raise ValueError(f"option {name!r} must be at most {self.maximum}")
+            raise BadOption(f"option {name!r} must be at most {self.maximum}", "option_max", option=name,
+                            n=self.maximum)
         return number
 
 
@@ -86,13 +90,16 @@ class Game(ABC):
     def check_options(self, players: int, options: dict[str, Any] | None) -> dict[str, Any]:
         """Fill defaults and refuse unknown keys or values (ValueError, as the contract says)."""
         if not self.info.min_players <= int(players) <= self.info.max_players:
-            raise ValueError(
-                f"{self.info.id} is for {self.info.min_players}-{self.info.max_players} players, not {players}"
+            raise BadOption(
+                f"{self.info.id} is for {self.info.min_players}-{self.info.max_players} players, not {players}",
+                "players_range", game=self.info.id, min=self.info.min_players, n=self.info.max_players,
+                players=players,
             )
         given = dict(options or {})
         unknown = sorted(set(given) - set(self.info.options))
         if unknown:
-            raise ValueError(f"unknown option(s) for {self.info.id}: {', '.join(unknown)}")
+            raise BadOption(f"unknown option(s) for {self.info.id}: {', '.join(unknown)}", "option_unknown",
+                            game=self.info.id, options=", ".join(unknown))
         return {
             name: spec.check(name, given[name]) if name in given else spec.default
             for name, spec in self.info.options.items()
@@ -129,9 +136,9 @@ class Game(ABC):
     def apply(self, state: State, seat: int, move: Any) -> State:
         """The state after `seat` plays `move`; the given state is never changed."""
         if self.to_move(state) is None:
-            raise IllegalMove("the match is over")
+            raise IllegalMove("the match is over", "match_over")
         if seat != self.to_move(state):
-            raise IllegalMove("it is not your turn")
+            raise IllegalMove("it is not your turn", "not_your_turn")
         canonical = self.parse_move(state, seat, str(move))
         new_state = clone(state)
         self._play(new_state, seat, canonical)

@@ -27,7 +27,8 @@ def parse_french(token: str) -> str:
         return JOKER
     match = _FRENCH_RE.match(text)
     if not match:
-        raise IllegalMove(f"'{token}' is not a card (e.g. AS, TH, 7C, X)")
+        raise IllegalMove(f"'{token}' is not a card (e.g. AS, TH, 7C, X)", "not_a_card", token=token,
+                          examples="AS, TH, 7C, X")
     rank = "T" if match.group(1) == "10" else match.group(1)
     return rank + match.group(2)
 
@@ -66,7 +67,8 @@ def parse_spanish(token: str) -> str:
     text = token.strip().upper()
     match = _SPANISH_RE.match(text)
     if not match or int(match.group(1)) not in SPANISH_VALUES:
-        raise IllegalMove(f"'{token}' is not a card (e.g. 1O, 7C, 10E, 12B)")
+        raise IllegalMove(f"'{token}' is not a card (e.g. 1O, 7C, 10E, 12B)", "not_a_card", token=token,
+                          examples="1O, 7C, 10E, 12B")
     return f"{int(match.group(1))}{match.group(2)}"
 
 
@@ -96,7 +98,8 @@ def parse_tile(token: str) -> str:
         return FALSE_JOKER
     match = _TILE_RE.match(text)
     if not match or not 1 <= int(match.group(2)) <= 13:
-        raise IllegalMove(f"'{token}' is not a tile (e.g. R9, K13, B1, F)")
+        raise IllegalMove(f"'{token}' is not a tile (e.g. R9, K13, B1, F)", "not_a_tile", token=token,
+                          examples="R9, K13, B1, F")
     return f"{match.group(1)}{int(match.group(2))}"
 
 
@@ -131,5 +134,5 @@ def remove_cards(pile: list[str], cards: Iterable[str]) -> list[str]:
         try:
             rest.remove(card)
         except ValueError:
-            raise IllegalMove(f"{card} is not in your hand") from None
+            raise IllegalMove(f"{card} is not in your hand", "not_in_hand", card=card) from None
     return rest

@@ -71,10 +71,12 @@ def parse_card(token: str) -> tuple[str, str | None]:
     if stands is None:
         return card, None
     if not is_wild(card):
-        raise IllegalMove(f"only a wild card can stand for another ('{token}')")
+        raise IllegalMove(f"only a wild card can stand for another ('{token}')", "canasta.wild_only_stands",
+                          token=token)
     target = parse_french(stands)
     if is_wild(target) or target[0] == "3":
-        raise IllegalMove(f"a wild card stands for a natural card from 4 to ace, not {target}")
+        raise IllegalMove(f"a wild card stands for a natural card from 4 to ace, not {target}", "canasta.wild_target",
+                          card=target)
     return card, target[0]
 
 

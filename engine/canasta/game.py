@@ -58,7 +58,7 @@ from engine.canasta.melds import (
     submultisets,
 )
 from engine.canasta.scoring import hand_points
-from engine.errors import IllegalMove
+from engine.errors import BadOption, IllegalMove
 
 VARIANTS: dict[str, dict[str, int]] = {
     "classic4": {"players": 4, "deal": 11, "canastas": 1},
@@ -81,6 +81,11 @@ def minimum_meld(score: int) -> int:
 
 def _rank_name(rank: str) -> str:
     return _RANK_NAMES.get(rank, f"{rank}s")
+
+
+def _rank_code(rank: str) -> str:
+    """A rank as the cards show it (`T` -> `10`): the parameter of a refusal, which each language words."""
+    return "10" if rank == "T" else rank
 
 
 @dataclass
@@ -136,7 +141,8 @@ class CanastaGame(Game):
         opts = self.check_options(players, options)
         wanted = VARIANTS[opts["variant"]]["players"]
         if players != wanted:
-            raise ValueError(f"Canasta {opts['variant']} is for {wanted} players, not {players}")
+            raise BadOption(f"Canasta {opts['variant']} is for {wanted} players, not {players}",
+                            "canasta.variant_players", variant=opts["variant"], n=wanted, players=players)
         state: State = {
             "game": self.info.id,
             "players": players,
@@ -189,21 +195,24 @@ class CanastaGame(Game):
     def parse_move(self, state: State, seat: int, text: str) -> str:
         words = str(text).replace("|", " | ").split()
         if not words:
-            raise IllegalMove("empty move")
+            raise IllegalMove("empty move", "canasta.empty_move")
         verb = words[0].lower()
         if self.to_move(state) != seat:
-            raise IllegalMove("it is not your turn" if not state["over"] else "the match is over")
+            if state["over"]:
+                raise IllegalMove("the match is over", "match_over")
+            raise IllegalMove("it is not your turn", "not_your_turn")
         phase = state["phase"]
         if phase == "answer":
             if verb != "answer" or len(words) != 2 or words[1].lower() not in ("yes", "no"):
-                raise IllegalMove("your partner asked to go out: reply 'answer yes' or 'answer no'")
+                raise IllegalMove("your partner asked to go out: reply 'answer yes' or 'answer no'",
+                                  "canasta.answer_needed")
             return f"answer {words[1].lower()}"
         if verb == "answer":
-            raise IllegalMove("nobody is waiting for an answer")
+            raise IllegalMove("nobody is waiting for an answer", "canasta.no_question")
         if phase == "draw":
             return self._parse_draw(state, seat, verb, words)
         if verb in ("draw", "take", "pass"):
-            raise IllegalMove("you have already drawn this turn: meld, add or discard")
+            raise IllegalMove("you have already drawn this turn: meld, add or discard", "canasta.already_drew")
         turn = _turn(state, seat)
         if verb == "meld":
             return _check_meld(turn, _parse_groups(words[1:]))
@@ -212,35 +221,38 @@ class CanastaGame(Game):
             return _check_add(turn, cards, number)
         if verb == "discard":
             if len(words) != 2:
-                raise IllegalMove("write: discard CARD, e.g. discard 7H")
+                raise IllegalMove("write: discard CARD, e.g. discard 7H", "canasta.discard_syntax")
             card, stands = parse_card(words[1])
             if stands is not None:
-                raise IllegalMove("write the discarded card plainly, e.g. discard X")
+                raise IllegalMove("write the discarded card plainly, e.g. discard X", "canasta.discard_plain")
             return _check_discard(turn, card)
         if verb == "ask":
             if len(words) != 1:
-                raise IllegalMove("write just: ask")
+                raise IllegalMove("write just: ask", "canasta.ask_syntax")
             return _check_ask(state, turn)
-        raise IllegalMove(f"unknown move '{words[0]}': use meld, add, discard or ask")
+        raise IllegalMove(f"unknown move '{words[0]}': use meld, add, discard or ask", "canasta.unknown_verb",
+                          word=words[0])
 
     def _parse_draw(self, state: State, seat: int, verb: str, words: list[str]) -> str:
         if len(words) != 1 or verb not in ("draw", "take", "pass"):
             if verb in ("meld", "add", "discard", "ask"):
-                raise IllegalMove("first draw from the stock or take the discard pile")
-            raise IllegalMove("start your turn with draw or take (or pass once the stock is empty)")
+                raise IllegalMove("first draw from the stock or take the discard pile", "canasta.draw_first")
+            raise IllegalMove("start your turn with draw or take (or pass once the stock is empty)",
+                              "canasta.start_turn")
         if verb == "draw":
             if not state["stock"]:
-                raise IllegalMove("the stock is empty: take the discard or pass")
+                raise IllegalMove("the stock is empty: take the discard or pass", "canasta.stock_empty")
             return "draw"
-        reason = _take_refusal(state, seat)
+        refusal = _take_refusal(state, seat)
         if verb == "take":
-            if reason:
-                raise IllegalMove(reason)
+            if refusal is not None:
+                raise refusal
             return "take"
         if state["stock"]:
-            raise IllegalMove("pass is only for the end of the stock: draw or take")
-        if reason is None and any(move.startswith("add") for move in _take_uses(state, seat)):
-            raise IllegalMove("the top card fits one of your team's melds: with the stock gone you must take it")
+            raise IllegalMove("pass is only for the end of the stock: draw or take", "canasta.pass_early")
+        if refusal is None and any(move.startswith("add") for move in _take_uses(state, seat)):
+            raise IllegalMove("the top card fits one of your team's melds: with the stock gone you must take it",
+                              "canasta.must_take")
         return "pass"
 
     def _play(self, state: State, seat: int, move: str) -> None:
@@ -392,9 +404,9 @@ def _group_rank(cards: list[str], stands: list[str | None] | None = None) -> str
     ranks = {card[0] for card in cards if not is_wild(card)}
     ranks |= {rank for rank in (stands or []) if rank}
     if len(ranks) > 1:
-        raise IllegalMove("a meld holds cards of one rank only (no runs in Canasta)")
+        raise IllegalMove("a meld holds cards of one rank only (no runs in Canasta)", "canasta.one_rank")
     if not ranks:
-        raise IllegalMove("there is no meld of wild cards only: a meld needs two natural cards")
+        raise IllegalMove("there is no meld of wild cards only: a meld needs two natural cards", "canasta.wilds_only")
     return ranks.pop()
 
 
@@ -410,7 +422,7 @@ def _parse_groups(words: list[str]) -> list[list[str]]:
         groups[-1].append(card)
         stands[-1].append(rank)
     if any(not group for group in groups):
-        raise IllegalMove("write melds as: meld C C C [| C C C ...], e.g. meld 7H 7S X")
+        raise IllegalMove("write melds as: meld C C C [| C C C ...], e.g. meld 7H 7S X", "canasta.meld_syntax")
     for group, marks in zip(groups, stands, strict=True):
         _group_rank(group, marks)
     return groups
@@ -419,18 +431,20 @@ def _parse_groups(words: list[str]) -> list[list[str]]:
 def _parse_add(words: list[str], state: State) -> tuple[list[str], int]:
     lowered = [word.lower() for word in words]
     if "to" not in lowered or lowered.index("to") != len(words) - 2 or lowered.index("to") == 0:
-        raise IllegalMove("write: add C [C ...] to N, e.g. add 7H X to 2")
+        raise IllegalMove("write: add C [C ...] to N, e.g. add 7H X to 2", "canasta.add_syntax")
     if not words[-1].isdigit():
-        raise IllegalMove(f"'{words[-1]}' is not a meld number")
+        raise IllegalMove(f"'{words[-1]}' is not a meld number", "canasta.not_meld_number", word=words[-1])
     number = int(words[-1])
     if not 1 <= number <= len(state["melds"]):
-        raise IllegalMove(f"there is no meld {number} on the table")
+        raise IllegalMove(f"there is no meld {number} on the table", "canasta.no_meld", number=number)
     rank = state["melds"][number - 1]["rank"]
     cards = []
     for word in words[:-2]:
         card, stands = parse_card(word)
         if stands is not None and stands != rank:
-            raise IllegalMove(f"meld {number} is a meld of {_rank_name(rank)}, not {_rank_name(stands)}")
+            raise IllegalMove(f"meld {number} is a meld of {_rank_name(rank)}, not {_rank_name(stands)}",
+                              "canasta.meld_rank_stands", number=number, rank=_rank_code(rank),
+                              other=_rank_code(stands))
         cards.append(card)
     return cards, number
 
@@ -447,9 +461,9 @@ def _use_cards(turn: _Turn, cards: list[str]) -> tuple[int, bool]:
     have = Counter(turn.hand)
     for card, count in needed.items():
         if have[card] < count:
-            raise IllegalMove(f"{card} is not in your hand")
+            raise IllegalMove(f"{card} is not in your hand", "not_in_hand", card=card)
     if top is not None and not uses_top:
-        raise IllegalMove(f"you took the pile: first meld its top card {top}")
+        raise IllegalMove(f"you took the pile: first meld its top card {top}", "canasta.meld_top_first", card=top)
     return sum(needed.values()), uses_top
 
 
@@ -460,42 +474,48 @@ def _check_pile_use(turn: _Turn, cards: list[str]) -> None:
     top = turn.pending["top"]
     own = sum(1 for card in cards if card[0] == top[0] and not is_wild(card)) - 1
     if turn.pending["frozen"] and own < 2:
-        raise IllegalMove(f"the pile is frozen: {top} must be melded with two natural {_rank_name(top[0])} from hand")
+        raise IllegalMove(f"the pile is frozen: {top} must be melded with two natural {_rank_name(top[0])} from hand",
+                          "canasta.frozen_pair", card=top, rank=_rank_code(top[0]))
 
 
 def _check_left(turn: _Turn, left: int, canastas: int, blacks: bool, after: tuple[list[str], dict] | None) -> None:
     """The two-card rule, black 3s and the partner's answer, for a move that leaves `left` cards."""
     if left <= 1:
         if turn.ask == "no":
-            raise IllegalMove("your partner said no: you may not go out this turn, so keep two cards")
+            raise IllegalMove("your partner said no: you may not go out this turn, so keep two cards",
+                              "canasta.partner_no_keep_two")
         if canastas < turn.need:
             plural = "canasta" if turn.need == 1 else "canastas"
             raise IllegalMove(
-                f"that leaves you {left} card{'s' if left != 1 else ''}: going out needs {turn.need} {plural}"
+                f"that leaves you {left} card{'s' if left != 1 else ''}: going out needs {turn.need} {plural}",
+                "canasta.go_out_needs", left=left, n=turn.need,
             )
     elif blacks:
-        raise IllegalMove("black 3s may be melded only when going out")
+        raise IllegalMove("black 3s may be melded only when going out", "canasta.black3_only_out")
     if turn.ask == "yes" and left > 0 and after is not None:
         hand, slots = after
         if going_out_plan(hand, slots, opened=True, minimum=0, need=turn.need) is None:
-            raise IllegalMove("your partner said yes, so you must go out this turn; this move makes it impossible")
+            raise IllegalMove("your partner said yes, so you must go out this turn; this move makes it impossible",
+                              "canasta.partner_yes_blocked")
 
 
 def _check_meld(turn: _Turn, groups: list[list[str]]) -> str:
     if not groups:
-        raise IllegalMove("name the cards to meld, e.g. meld 7H 7S 7D")
+        raise IllegalMove("name the cards to meld, e.g. meld 7H 7S 7D", "canasta.meld_what")
     ranks: list[str] = []
     for cards in groups:
         rank = _group_rank(cards)
         if rank in turn.melds:
             raise IllegalMove(
-                f"your team already has a meld of {_rank_name(rank)}: add to meld {turn.melds[rank][0]}"
+                f"your team already has a meld of {_rank_name(rank)}: add to meld {turn.melds[rank][0]}",
+                "canasta.rank_melded", rank=_rank_code(rank), number=turn.melds[rank][0],
             )
         if rank in ranks:
-            raise IllegalMove(f"a team melds {_rank_name(rank)} only once: put them in one meld")
+            raise IllegalMove(f"a team melds {_rank_name(rank)} only once: put them in one meld", "canasta.rank_twice",
+                              rank=_rank_code(rank))
         problem = meld_problem(rank, cards)
         if problem:
-            raise IllegalMove(problem)
+            raise problem
         ranks.append(rank)
     every = [card for cards in groups for card in cards]
     used, _ = _use_cards(turn, every)
@@ -503,7 +523,8 @@ def _check_meld(turn: _Turn, groups: list[list[str]]) -> str:
         top = turn.pending["top"]
         holder = next((cards for cards in groups if top in cards), None)
         if holder is None:
-            raise IllegalMove(f"you took the pile: first meld its top card {top}")
+            raise IllegalMove(f"you took the pile: first meld its top card {top}", "canasta.meld_top_first",
+                              card=top)
         _check_pile_use(turn, holder)
     rest = _after_hand(turn, every)
     canastas = turn.canastas + sum(1 for cards in groups if len(cards) >= 7)
@@ -511,7 +532,8 @@ def _check_meld(turn: _Turn, groups: list[list[str]]) -> str:
         worth = total(every)
         going_out = len(rest) <= 1 and canastas >= turn.need and turn.ask != "no"
         if worth < turn.minimum and not (going_out and _stock_drawn(turn)):
-            raise IllegalMove(f"your team's first meld needs {turn.minimum} points; this is {worth}")
+            raise IllegalMove(f"your team's first meld needs {turn.minimum} points; this is {worth}",
+                              "canasta.opening_minimum", n=turn.minimum, worth=worth)
     slots = turn.slots()
     for rank, cards in zip(ranks, groups, strict=True):
         wilds = sum(1 for card in cards if is_wild(card))
@@ -523,17 +545,18 @@ def _check_meld(turn: _Turn, groups: list[list[str]]) -> str:
 def _check_add(turn: _Turn, cards: list[str], number: int) -> str:
     meld = turn.table[number - 1]
     if meld["team"] != turn.team:
-        raise IllegalMove(f"meld {number} belongs to the other team")
+        raise IllegalMove(f"meld {number} belongs to the other team", "canasta.other_team_meld", number=number)
     if not cards:
-        raise IllegalMove("name the cards to add, e.g. add 7H to 1")
+        raise IllegalMove("name the cards to add, e.g. add 7H to 1", "canasta.add_what")
     rank = meld["rank"]
     for card in cards:
         if not is_wild(card) and card[0] != rank:
-            raise IllegalMove(f"meld {number} is a meld of {_rank_name(rank)}: {card} does not fit")
+            raise IllegalMove(f"meld {number} is a meld of {_rank_name(rank)}: {card} does not fit",
+                              "canasta.meld_rank_card", number=number, rank=_rank_code(rank), card=card)
     combined = meld["cards"] + cards
     problem = meld_problem(rank, combined)
     if problem:
-        raise IllegalMove(problem)
+        raise problem
     _use_cards(turn, cards)
     _check_pile_use(turn, cards)
     rest = _after_hand(turn, cards)
@@ -573,33 +596,36 @@ def _after_hand(turn: _Turn, cards: list[str]) -> list[str]:
 
 def _check_discard(turn: _Turn, card: str) -> str:
     if turn.pending is not None:
-        raise IllegalMove(f"you took the pile: first meld its top card {turn.pending['top']}")
+        raise IllegalMove(f"you took the pile: first meld its top card {turn.pending['top']}",
+                          "canasta.meld_top_first", card=turn.pending["top"])
     if card not in turn.hand:
-        raise IllegalMove(f"{card} is not in your hand")
+        raise IllegalMove(f"{card} is not in your hand", "not_in_hand", card=card)
     if len(turn.hand) == 1:
         if turn.ask == "no":
-            raise IllegalMove("your partner said no: you may not go out this turn")
+            raise IllegalMove("your partner said no: you may not go out this turn", "canasta.partner_no")
         if turn.canastas < turn.need:
             plural = "canasta" if turn.need == 1 else "canastas"
-            raise IllegalMove(f"discarding your last card goes out, which needs {turn.need} {plural}")
+            raise IllegalMove(f"discarding your last card goes out, which needs {turn.need} {plural}",
+                              "canasta.discard_goes_out", n=turn.need)
     elif turn.ask == "yes":
-        raise IllegalMove("your partner said yes: meld your cards and go out this turn")
+        raise IllegalMove("your partner said yes: meld your cards and go out this turn", "canasta.partner_yes_go_out")
     return f"discard {card}"
 
 
 def _check_ask(state: State, turn: _Turn) -> str:
     if state["players"] != 4:
-        raise IllegalMove("there is no partner to ask in a two-player game")
+        raise IllegalMove("there is no partner to ask in a two-player game", "canasta.no_partner")
     if turn.pending is not None:
-        raise IllegalMove(f"you took the pile: first meld its top card {turn.pending['top']}")
+        raise IllegalMove(f"you took the pile: first meld its top card {turn.pending['top']}",
+                          "canasta.meld_top_first", card=turn.pending["top"])
     if turn.ask is not None:
-        raise IllegalMove("you have already asked this turn")
+        raise IllegalMove("you have already asked this turn", "canasta.already_asked")
     if len(turn.hand) < 2:
-        raise IllegalMove("ask with at least two cards in hand")
+        raise IllegalMove("ask with at least two cards in hand", "canasta.ask_two_cards")
     if going_out_plan(
         turn.hand, turn.slots(), opened=turn.opened, minimum=_going_out_minimum(turn), need=turn.need
     ) is None:
-        raise IllegalMove("you cannot go out with this hand, so there is nothing to ask")
+        raise IllegalMove("you cannot go out with this hand, so there is nothing to ask", "canasta.cannot_go_out")
     return "ask"
 
 
@@ -711,25 +737,31 @@ def _opening_combinations(turn: _Turn, moves: list[str], seen: set[str]) -> None
 
 
 # ---- taking the pile ------------------------------------------------------------------------------------------
-def _take_refusal(state: State, seat: int) -> str | None:
-    """Why `seat` may not take the discard pile now, or None."""
+def _take_refusal(state: State, seat: int) -> IllegalMove | None:
+    """Why `seat` may not take the discard pile now (the refusal, for the caller to raise), or None."""
     pile = state["discard"]
     if not pile:
-        return "the discard pile is empty"
+        return IllegalMove("the discard pile is empty", "canasta.pile_empty")
     top = pile[0]
     if is_black_three(top):
-        return "a black 3 on top blocks the discard pile"
+        return IllegalMove("a black 3 on top blocks the discard pile", "canasta.black3_blocks")
     if is_wild(top) or is_red_three(top):
-        return f"{top} on top cannot be melded, so the pile cannot be taken"
+        return IllegalMove(f"{top} on top cannot be melded, so the pile cannot be taken", "canasta.top_unmeldable",
+                           card=top)
     if len(state["hands"][seat]) == 1 and len(pile) == 1:
-        return "with one card left you may not take a pile of one card"
+        return IllegalMove("with one card left you may not take a pile of one card", "canasta.last_card_pile")
     if not _take_uses(state, seat):
         turn = _turn(state, seat)
         if _pile_frozen(pile) or not turn.opened:
             why = "the pile is frozen" if _pile_frozen(pile) else "your team has not melded yet"
             extra = f" for at least {turn.minimum} points" if not turn.opened else ""
-            return f"{why}: you need two natural {_rank_name(top[0])} in hand to meld {top}{extra}"
-        return f"you cannot meld {top} from your hand, so you may not take the pile"
+            code = "canasta.take_frozen" if _pile_frozen(pile) else "canasta.take_unopened"
+            if _pile_frozen(pile) and not turn.opened:
+                code = "canasta.take_frozen_unopened"
+            return IllegalMove(f"{why}: you need two natural {_rank_name(top[0])} in hand to meld {top}{extra}", code,
+                               rank=_rank_code(top[0]), card=top, n=turn.minimum)
+        return IllegalMove(f"you cannot meld {top} from your hand, so you may not take the pile",
+                           "canasta.take_cannot_meld", card=top)
     return None
 
 
@@ -900,9 +932,10 @@ def _from_layout(state: State, layout: dict[str, Any]) -> None:
             rank = _group_rank(cards, stands)
         except IllegalMove as error:
             raise ValueError(f"melds: {error.reason}") from None
-        problem = meld_problem(rank, cards) or ("black 3s are melded only when going out" if rank == "3" else None)
-        if problem:
-            raise ValueError(f"melds: {problem}")
+        problem = meld_problem(rank, cards)
+        reason = problem.reason if problem else ("black 3s are melded only when going out" if rank == "3" else None)
+        if reason:
+            raise ValueError(f"melds: {reason}")
         if any(other["team"] == team and other["rank"] == rank for other in melds):
             raise ValueError(f"melds: team {team} has two melds of {_rank_name(rank)}")
         melds.append({"team": team, "rank": rank, "cards": sort_cards(cards)})

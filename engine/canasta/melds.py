@@ -12,6 +12,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from engine.canasta.cards import card_key, is_black_three, is_wild, rank_key, sort_cards, total, value
+from engine.errors import IllegalMove
 
 CANASTA = 7
 MAX_WILDS = 3
@@ -34,28 +35,28 @@ class Slot:
         return max(0, min(MAX_WILDS, self.naturals) - self.wilds)
 
 
-def meld_problem(rank: str, cards: list[str]) -> str | None:
-    """Why `cards` are not a valid meld of `rank`, or None when they are."""
+def meld_problem(rank: str, cards: list[str]) -> IllegalMove | None:
+    """Why `cards` are not a valid meld of `rank` (the refusal, for the caller to raise), or None when they are."""
     naturals = [card for card in cards if not is_wild(card)]
     wilds = len(cards) - len(naturals)
     if any(card[0] != rank for card in naturals):
-        return "a meld holds cards of one rank only (no runs in Canasta)"
+        return IllegalMove("a meld holds cards of one rank only (no runs in Canasta)", "canasta.one_rank")
     if rank == "3":
         if any(not is_black_three(card) for card in naturals):
-            return "red 3s are bonus cards and are never melded"
+            return IllegalMove("red 3s are bonus cards and are never melded", "canasta.red3_meld")
         if wilds:
-            return "a meld of black 3s takes no wild cards"
+            return IllegalMove("a meld of black 3s takes no wild cards", "canasta.black3_wilds")
         if len(cards) not in (3, 4):
-            return "black 3s are melded as three or four of them"
+            return IllegalMove("black 3s are melded as three or four of them", "canasta.black3_count")
         return None
     if len(naturals) < 2:
-        return "a meld needs at least two natural cards"
+        return IllegalMove("a meld needs at least two natural cards", "canasta.two_naturals")
     if len(cards) < 3:
-        return "a meld needs at least three cards"
+        return IllegalMove("a meld needs at least three cards", "canasta.three_cards")
     if wilds > MAX_WILDS:
-        return "a meld may hold at most three wild cards"
+        return IllegalMove("a meld may hold at most three wild cards", "canasta.max_wilds")
     if wilds > len(naturals):
-        return "a meld may not hold more wild cards than natural ones"
+        return IllegalMove("a meld may not hold more wild cards than natural ones", "canasta.more_wilds")
     return None
 
 

@@ -83,33 +83,37 @@ class KenzaGame(Game):
     def parse_move(self, state: State, seat: int, text: str) -> str:
         words = str(text).split()
         if not words or words[0].lower() != "play" or len(words) < 2:
-            raise IllegalMove("write a move as: play CARD [take CARD CARD ...], e.g. play 6O take 4C 5E")
+            raise IllegalMove("write a move as: play CARD [take CARD CARD ...], e.g. play 6O take 4C 5E",
+                              "kenza.syntax")
         card = parse_spanish(words[1])
         rest = words[2:]
         if rest and rest[0].lower() != "take":
-            raise IllegalMove("after the card write 'take' and the table cards, e.g. play 6O take 4C 5E")
+            raise IllegalMove("after the card write 'take' and the table cards, e.g. play 6O take 4C 5E",
+                              "kenza.take_word")
         if rest and len(rest) == 1:
-            raise IllegalMove("name the table cards to take after 'take'")
+            raise IllegalMove("name the table cards to take after 'take'", "kenza.take_what")
         taken = [parse_spanish(word) for word in rest[1:]]
         if card not in state["hands"][seat]:
-            raise IllegalMove(f"{card} is not in your hand")
+            raise IllegalMove(f"{card} is not in your hand", "not_in_hand", card=card)
         table = state["table"]
         for code in taken:
             if code not in table:
-                raise IllegalMove(f"{code} is not on the table")
+                raise IllegalMove(f"{code} is not on the table", "kenza.not_on_table", card=code)
         if len(set(taken)) != len(taken):
-            raise IllegalMove("a table card is named twice")
+            raise IllegalMove("a table card is named twice", "kenza.named_twice")
         total = _capture_sum(state)
         if taken:
             picked = sum(_value(code) for code in taken) + _value(card)
             if picked != total:
-                raise IllegalMove(f"{card} with {' '.join(taken)} makes {picked}, not {total}")
+                raise IllegalMove(f"{card} with {' '.join(taken)} makes {picked}, not {total}", "kenza.wrong_sum",
+                                  card=card, cards=" ".join(taken), sum=picked, total=total)
             ordered = [code for code in table if code in taken]
             return _move_text(card, ordered)
         subsets = capture_subsets(table, card, total)
         if subsets:
             example = " ".join(table[i] for i in subsets[0])
-            raise IllegalMove(f"{card} can capture (e.g. take {example}): capture is mandatory for it")
+            raise IllegalMove(f"{card} can capture (e.g. take {example}): capture is mandatory for it",
+                              "kenza.must_capture", card=card, cards=example)
         return _move_text(card, [])
 
     def _play(self, state: State, seat: int, move: str) -> None:
