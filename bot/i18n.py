@@ -8,8 +8,9 @@ per process at first use, so there is no compile step and no compiled file in th
 The msgid is the key the code passes (`t(lang, "lobby.joined")`); msgstr is the text with str.format
 `{placeholders}`. Counted messages (`tn`) have one msgstr per plural form, in CLDR's order of the language's
 categories (zero, one, two, few, many, other — the order of the gettext Plural-Forms header Babel writes).
-A message may have a variant under msgctxt "you": the wording when its subject is the reader, used inside
-`addressing_you()`, or when the `name` filled in is a `You` (the terminal's player, who reads everything).
+A message may have variants under msgctxt "you" — the wording when its subject is the reader: its `{name}` is a
+`You` (the terminal's player, who reads everything) or it is built inside `addressing_you()` — and "to_you", when
+another of its values is the reader ("Bot 2 called Tunj! Your move …").
 
 Arabic is the default language; a user's choice beats the chat's, which beats the default. A key missing from a
 catalog falls back to English and then to the key itself, so a gap shows up as text instead of a crash.
@@ -30,7 +31,8 @@ from babel.messages.pofile import read_po
 
 DEFAULT_LANGUAGE = "ar"
 LANGUAGES = ("ar", "en")
-YOU = "you"  # the msgctxt of second-person variants
+YOU = "you"  # the msgctxt of variants whose subject is the reader (second person)
+TO_YOU = "to_you"  # the msgctxt of variants that name the reader elsewhere than as subject ("your move")
 _LOCALES = Path(__file__).with_name("locales")
 _CATEGORIES = ("zero", "one", "two", "few", "many", "other")
 _addressing_you: ContextVar[bool] = ContextVar("addressing_you", default=False)
@@ -113,12 +115,21 @@ def addressing_you(active: bool = True) -> Iterator[None]:
         _addressing_you.reset(token)
 
 
-def _lookup(lang: str, key: str, you: bool = False) -> str | tuple[str, ...] | None:
-    """The message in `lang`, else in English; the "you" variant first while addressing you."""
-    you = you or _addressing_you.get()
+def _person(values: dict[str, Any]) -> str | None:
+    """The context that fits who the message is about: the reader as its subject (`{name}` is a You, or inside
+    `addressing_you()`), the reader as another part of it (another value is a You), or nobody in particular."""
+    if isinstance(values.get("name"), You) or _addressing_you.get():
+        return YOU
+    if any(isinstance(value, You) for value in values.values()):
+        return TO_YOU
+    return None
+
+
+def _lookup(lang: str, key: str, context: str | None = None) -> str | tuple[str, ...] | None:
+    """The message in `lang`, else in English; the variant for `context` first when there is one."""
     for source in (lang, "en") if lang != "en" else ("en",):
         entry = catalog(source)
-        found = (entry.get(key, YOU) if you else None) or entry.get(key)
+        found = (entry.get(key, context) if context else None) or entry.get(key)
         if found is not None:
             return found if source == lang or not isinstance(found, tuple) else _english_as(lang, found)
     return None
@@ -142,7 +153,7 @@ def has(lang: str, key: str) -> bool:
 
 def t(lang: str, key: str, **values: Any) -> str:
     """The sentence `key` in `lang`, with {placeholders} filled (a counted message takes its `n` if given)."""
-    found = _lookup(lang, key, isinstance(values.get("name"), You))
+    found = _lookup(lang, key, _person(values))
     if found is None:
         return key
     if isinstance(found, tuple):
@@ -152,7 +163,7 @@ def t(lang: str, key: str, **values: Any) -> str:
 
 def tn(lang: str, key: str, n: int, **values: Any) -> str:
     """The counted sentence `key` in `lang` in the plural form `n` takes, with {n} and the others filled."""
-    found = _lookup(lang, key, isinstance(values.get("name"), You))
+    found = _lookup(lang, key, _person(values))
     if found is None:
         return key
     text = found[plural_index(lang, n)] if isinstance(found, tuple) else found

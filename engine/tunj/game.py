@@ -141,7 +141,7 @@ class TunjGame(Game):
     def apply(self, state: State, seat: int, move: Any) -> State:
         """As Game.apply, but a call with no claim open says so instead of "not your turn"."""
         if not state["over"] and state["claim"] is None and str(move).strip().lower() in ("tunj", "expire"):
-            raise IllegalMove(NO_CLAIM)
+            raise IllegalMove(NO_CLAIM, "tunj.no_claim")
         return super().apply(state, seat, move)
 
     def parse_move(self, state: State, seat: int, text: str) -> str:
@@ -149,25 +149,30 @@ class TunjGame(Game):
         claim = state["claim"]
         if move.kind in ("tunj", "expire"):
             if claim is None:
-                raise IllegalMove(NO_CLAIM)
+                raise IllegalMove(NO_CLAIM, "tunj.no_claim")
             if seat != claim["caller"]:
-                raise IllegalMove("only the opponent of the attempt may call Tunj or let the claim expire")
+                raise IllegalMove("only the opponent of the attempt may call Tunj or let the claim expire",
+                                  "tunj.not_caller")
             return str(move)
         if claim is not None:
-            raise IllegalMove("a claim is open: the opponent may call 'tunj' until it expires")
+            raise IllegalMove("a claim is open: the opponent may call 'tunj' until it expires", "tunj.claim_open")
         piles = state["piles"]
         if move.kind == "turn":
             if not (piles[hand(seat)] or piles[waste(seat)]):
-                raise IllegalMove("your hand and waste are empty: there is no card to turn")
+                raise IllegalMove("your hand and waste are empty: there is no card to turn", "tunj.nothing_to_turn")
             return str(move)
         source = piles[source_pile(seat, move.src)]
         if not source:
-            what = {"R": "your reserve is empty", "T": "you have no turned card"}.get(move.src)
-            raise IllegalMove(what or f"house {move.src} is empty")
+            if move.src == "R":
+                raise IllegalMove("your reserve is empty", "tunj.reserve_empty")
+            if move.src == "T":
+                raise IllegalMove("you have no turned card", "tunj.no_turned")
+            raise IllegalMove(f"house {move.src} is empty", "tunj.house_empty", pile=move.src)
         if len(source) < move.count:
-            raise IllegalMove(f"house {move.src} has only {len(source)} card(s)")
+            raise IllegalMove(f"house {move.src} has only {len(source)} card(s)", "tunj.run_too_long", pile=move.src,
+                              n=len(source))
         if repeats(state, move) and not building_faults(piles, seat, move):
-            raise IllegalMove("that move would bring back a position already seen this turn")
+            raise IllegalMove("that move would bring back a position already seen this turn", "tunj.repeat")
         return str(move)
 
     def _play(self, state: State, seat: int, move: str) -> None:

@@ -41,19 +41,20 @@ def parse(text: str) -> Move:
         return Move(cleaned.lower())
     match = _MOVE_RE.match(cleaned)
     if not match:
-        raise IllegalMove(f"'{text}' is not a Tunj move ({_EXAMPLE})")
+        raise IllegalMove(f"'{text}' is not a Tunj move ({_EXAMPLE})", "tunj.syntax", text=str(text).strip())
     src, count_text, dst = match.groups()
     if not _SOURCE_RE.match(src):
-        raise IllegalMove(f"there is no pile {src} to move from (R, T or H1-H8)")
+        raise IllegalMove(f"there is no pile {src} to move from (R, T or H1-H8)", "tunj.no_source", pile=src)
     if not _TARGET_RE.match(dst):
-        raise IllegalMove(f"there is no pile {dst} to move to (F1-F8, H1-H8, OR or OW)")
+        raise IllegalMove(f"there is no pile {dst} to move to (F1-F8, H1-H8, OR or OW)", "tunj.no_target", pile=dst)
     count = 1
     if count_text is not None:
         if not src.startswith("H"):
-            raise IllegalMove("only a house can give a run of several cards (move Hn:k TO)")
+            raise IllegalMove("only a house can give a run of several cards (move Hn:k TO)", "tunj.run_source")
         count = int(count_text)
         if count < 2:
-            raise IllegalMove("a run needs k >= 2 cards (move Hn:k TO); move one card as 'move Hn TO'")
+            raise IllegalMove("a run needs k >= 2 cards (move Hn:k TO); move one card as 'move Hn TO'",
+                              "tunj.run_size")
     if src == dst:
-        raise IllegalMove(f"{src} is both the source and the target")
+        raise IllegalMove(f"{src} is both the source and the target", "tunj.same_pile", pile=src)
     return Move("move", src, count, dst)
