@@ -172,7 +172,7 @@ class Service:
 
     # ================================================================================================ commands
     async def _cmd_help(self, actor: Actor, chat: ChatRef, player_id: int, lang: str, args: list[str]) -> Reply:
-        games = ", ".join(f"{game_name(lang, g)} ({g})" for g in playable_games())
+        games = t(lang, "sep.list").join(f"{game_name(lang, g)} ({g})" for g in playable_games())
         return Reply(t(lang, "help", games=games))
 
     async def _cmd_rules(self, actor: Actor, chat: ChatRef, player_id: int, lang: str, args: list[str]) -> Reply:

@@ -232,7 +232,7 @@ class CanastaUI(RummyUI):
             lines.append(t(lang, f"canasta.rack_{view['ask']}"))
         if team is not None:
             own = [m for m in view.get("melds", []) if m["team"] == team]
-            melds = "; ".join(self._meld_line(m, lang) for m in own) or "—"
+            melds = t(lang, "sep.clauses").join(self._meld_line(m, lang) for m in own) or "—"
             lines.append(t(lang, "canasta.own_melds", melds=melds))
             if not view.get("opened", [True, True])[team]:
                 lines.append(t(lang, "canasta.need_open", n=view.get("min_meld", [0, 0])[team]))
@@ -271,8 +271,8 @@ class CanastaUI(RummyUI):
             opened = view.get("opened", [False, False])[team]
             status = t(lang, "canasta.opened") if opened else t(lang, "canasta.needs",
                                                                   n=view.get("min_meld", [0, 0])[team])
-            held = ", ".join(f"{names[s] if s < len(names) else '?'} {hands[s] if s < len(hands) else '?'}"
-                             for s in seats)
+            held = t(lang, "sep.list").join(
+                f"{names[s] if s < len(names) else '?'} {hands[s] if s < len(hands) else '?'}" for s in seats)
             red = view.get("team_red3s", [[], []])[team]
             lines.append(t(lang, "canasta.side", side=sides[team], n=view.get("scores", [0, 0])[team],
                            status=status, red3s=cards_text(red), hands=held))

@@ -60,7 +60,7 @@ class KenzaUI(GameUI):
 
     def describe_table(self, view: dict[str, Any], lang: str, names: list[str]) -> str:
         table = " ".join(card_label(code) for code in view["table"]) or "—"
-        piles = ", ".join(
+        piles = t(lang, "sep.list").join(
             t(lang, "kenza.pile", name=names[s], cards=view["captured_counts"][s], sweeps=view["sweeps"][s],
               hand=view["hand_sizes"][s])
             for s in range(view["players"])

@@ -76,7 +76,7 @@ def _foundation(view: dict[str, Any], name: str) -> list[str]:
 
 
 def _rules_text(lang: str, broke: list[str]) -> str:
-    return "; ".join(t(lang, f"tunj.rule.{code}") for code in rule_codes(broke))
+    return t(lang, "sep.clauses").join(t(lang, f"tunj.rule.{code}") for code in rule_codes(broke))
 
 
 def _name(names: list[str], seat: Any) -> str:
