@@ -7,9 +7,14 @@ than no picture in a chat that asked for a language we have not translated yet.
 
 from __future__ import annotations
 
+from babel import Locale
+
 RTL_LANGS = frozenset({"ar", "fa", "ur", "he"})
 
-LABELS: dict[str, dict[str, str]] = {
+# A counted label is a tuple of plural forms in CLDR category order (as in the bot's .po catalogs).
+_CATEGORIES = ("zero", "one", "two", "few", "many", "other")
+
+LABELS: dict[str, dict[str, str | tuple[str, ...]]] = {
     "en": {
         "game.kenza": "Kenza",
         "game.rabaeen": "Rabaeen",
@@ -140,10 +145,21 @@ LABELS: dict[str, dict[str, str]] = {
 
 
 def label(lang: str, key: str, **values: object) -> str:
-    """The label in `lang` (English if that language has none), with `{placeholders}` filled."""
+    """The label in `lang` (English if that language has none), with `{placeholders}` filled; a counted label
+    takes the plural form its `n` needs in that language (CLDR rules, through Babel)."""
     table = LABELS.get(lang, LABELS["en"])
-    text = table.get(key, LABELS["en"][key])
+    text = table.get(key) or LABELS["en"][key]
+    if isinstance(text, tuple):
+        source = lang if key in table else "en"
+        text = text[_plural_index(source, values.get("n", 0))]
     return text.format(**values) if values else text
+
+
+def _plural_index(lang: str, n: object) -> int:
+    locale = Locale.parse(lang)
+    tags = locale.plural_form.tags | {"other"}
+    order = [category for category in _CATEGORIES if category in tags]
+    return order.index(locale.plural_form(abs(n) if isinstance(n, (int, float)) else 0))
 
 
 def is_rtl(lang: str) -> bool:
@@ -153,7 +169,7 @@ def is_rtl(lang: str) -> bool:
 # ---- Canasta (renderers/canasta.py) -------------------------------------------------------------------------
 LABELS["en"].update({
     "canasta.pile": "Discard pile",
-    "canasta.cards": "{n} cards",
+    "canasta.cards": ("{n} card", "{n} cards"),
     "canasta.frozen": "Frozen",
     "canasta.blocked": "Blocked",
     "canasta.pile_empty": "Empty",
@@ -165,7 +181,7 @@ LABELS["en"].update({
     "canasta.in_hand": "Cards in hand",
     "canasta.no_melds": "No melds yet",
     "canasta.must_use": "Meld this first",
-    "canasta.joins": "then {n} more join your hand:",
+    "canasta.joins": ("then {n} more joins your hand:", "then {n} more join your hand:"),
     "canasta.your_melds": "Your side's melds",
     "canasta.asked": "Your partner asks: may I go out?",
     "canasta.said_yes": "Partner said yes: go out this turn",
@@ -187,7 +203,7 @@ LABELS["en"].update({
 })
 LABELS["ar"].update({
     "canasta.pile": "الأرض",
-    "canasta.cards": "{n} ورقة",
+    "canasta.cards": ("{n} ورقة", "ورقة واحدة", "ورقتان", "{n} أوراق", "{n} ورقة", "{n} ورقة"),
     "canasta.frozen": "مجمّدة",
     "canasta.blocked": "مقفولة",
     "canasta.pile_empty": "فارغة",
@@ -199,7 +215,9 @@ LABELS["ar"].update({
     "canasta.in_hand": "الأوراق في اليد",
     "canasta.no_melds": "لا تنزيلات بعد",
     "canasta.must_use": "نزّل هذه أولًا",
-    "canasta.joins": "ثم تنضم إلى يدك {n} ورقة أخرى:",
+    "canasta.joins": ("ولا تنضم إلى يدك أوراق أخرى", "ثم تنضم إلى يدك ورقة أخرى:", "ثم تنضم إلى يدك ورقتان أخريان:",
+                      "ثم تنضم إلى يدك {n} أوراق أخرى:", "ثم تنضم إلى يدك {n} ورقة أخرى:",
+                      "ثم تنضم إلى يدك {n} ورقة أخرى:"),
     "canasta.your_melds": "تنزيلات فريقك",
     "canasta.asked": "شريكك يسأل: هل أنزل كل ورقي؟",
     "canasta.said_yes": "قال شريكك نعم: انزل في هذا الدور",

@@ -246,3 +246,15 @@ async def test_a_whole_english_terminal_match_has_no_arabic_and_no_broken_gramma
     assert not ARABIC_LETTER.search(text)
     assert "You has" not in text and "You have not finished a game yet." in text
     assert "▶ Your turn" in text and "▶ You to play" not in text
+
+
+def test_picture_labels_count_with_the_same_plural_rules():
+    from renderers.labels import LABELS, label
+
+    for lang in LANGUAGES:
+        counted = {key: text for key, text in LABELS[lang].items() if isinstance(text, tuple)}
+        assert set(counted) == {key for key, text in LABELS["en"].items() if isinstance(text, tuple)}
+        assert all(len(forms) == FORMS[lang] for forms in counted.values()), lang
+    assert [label("ar", "canasta.cards", n=n) for n in (1, 2, 3, 11)] == [
+        "ورقة واحدة", "ورقتان", "3 أوراق", "11 ورقة"]
+    assert [label("en", "canasta.cards", n=n) for n in (1, 2)] == ["1 card", "2 cards"]
