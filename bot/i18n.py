@@ -48,6 +48,9 @@ class Catalog:
     def get(self, key: str, context: str | None = None) -> str | tuple[str, ...] | None:
         return self.messages.get((context, key)) or None
 
+    def __getitem__(self, key: str) -> str | tuple[str, ...]:
+        return self.messages[(None, key)]
+
     def __contains__(self, key: object) -> bool:
         return (None, key) in self.messages
 
@@ -73,15 +76,21 @@ def catalog(lang: str) -> Catalog:
     return Catalog(lang, messages)
 
 
+@cache
+def _locale(lang: str) -> Locale:
+    return Locale.parse(lang)
+
+
+@cache
 def plural_categories(lang: str) -> tuple[str, ...]:
     """The language's CLDR plural categories in catalog order, e.g. ("one", "other") for English."""
-    tags = Locale.parse(lang).plural_form.tags | {"other"}
+    tags = _locale(lang).plural_form.tags | {"other"}
     return tuple(category for category in _CATEGORIES if category in tags)
 
 
 def plural_index(lang: str, n: int | float) -> int:
     """Which plural form `n` takes in `lang` (CLDR rules; the sign does not change the form)."""
-    category = Locale.parse(lang).plural_form(abs(n))
+    category = _locale(lang).plural_form(abs(n))
     return plural_categories(lang).index(category)
 
 
@@ -157,8 +166,18 @@ def t(lang: str, key: str, **values: Any) -> str:
     if found is None:
         return key
     if isinstance(found, tuple):
-        found = found[plural_index(lang, values["n"])] if isinstance(values.get("n"), int) else found[-1]
+        count = _count(values.get("n"))
+        found = found[plural_index(lang, count)] if count is not None else found[-1]
     return _fill(found, values)
+
+
+def _count(value: Any) -> int | None:
+    """`n` as a number for choosing a plural form (a count may arrive as text, e.g. a run's `H3:2`)."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    if isinstance(value, str) and value.lstrip("-").isdigit():
+        return int(value)
+    return None
 
 
 def tn(lang: str, key: str, n: int, **values: Any) -> str:
@@ -168,11 +187,6 @@ def tn(lang: str, key: str, n: int, **values: Any) -> str:
         return key
     text = found[plural_index(lang, n)] if isinstance(found, tuple) else found
     return _fill(text, {**values, "n": n})
-
-
-def is_counted(lang: str, key: str) -> bool:
-    """Whether `key` has plural forms (a message to fill with `tn`)."""
-    return isinstance(_lookup(lang, key), tuple)
 
 
 def refusal(lang: str, error: Exception) -> str:

@@ -258,3 +258,8 @@ def test_picture_labels_count_with_the_same_plural_rules():
     assert [label("ar", "canasta.cards", n=n) for n in (1, 2, 3, 11)] == [
         "ورقة واحدة", "ورقتان", "3 أوراق", "11 ورقة"]
     assert [label("en", "canasta.cards", n=n) for n in (1, 2)] == ["1 card", "2 cards"]
+
+
+def test_a_count_given_as_text_still_chooses_its_form():
+    assert t("ar", "tunj.name.run", n="2", house="H3") == "ورقتان من H3"
+    assert t("en", "tunj.name.run", n="3", house="H3") == "3 cards from H3"
