@@ -134,17 +134,25 @@ def test_a_missing_key_or_value_shows_text_instead_of_failing():
 
 
 # ---- refusals ------------------------------------------------------------------------------------------------
+CODED = ("base.py", "cards.py", "kenza", "canasta", "tunj")  # engines whose every refusal has a code
+
+
 def _raised_codes() -> dict[str, set[str]]:
-    """Every code the engine gives a refusal, with the parameter names given with it (read from the source)."""
+    """Every code the engine gives a refusal, with the parameter names given with it (read from the source).
+    A code is optional (engines written elsewhere may give none yet, and show their English), but the engines
+    in CODED give one to every refusal."""
     codes: dict[str, set[str]] = {}
     for path in (ROOT / "engine").rglob("*.py"):
+        strict = path.relative_to(ROOT / "engine").parts[0] in CODED
         tree = ast.parse(path.read_text(encoding="utf-8"))
         assigned = {node.value.value for node in ast.walk(tree)
                     if isinstance(node, ast.Assign) and isinstance(node.value, ast.Constant)
                     and any(isinstance(target, ast.Name) and target.id == "code" for target in node.targets)}
         for node in ast.walk(tree):
             if isinstance(node, ast.Call) and getattr(node.func, "id", None) in ("IllegalMove", "BadOption"):
-                assert len(node.args) >= 2, f"{path}:{node.lineno} raises a refusal without a code"
+                assert len(node.args) >= 2 or not strict, f"{path}:{node.lineno} raises a refusal without a code"
+                if len(node.args) < 2:
+                    continue
                 params = {keyword.arg for keyword in node.keywords}
                 code = node.args[1]
                 names = [code.value] if isinstance(code, ast.Constant) else sorted(assigned)
