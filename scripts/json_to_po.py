@@ -83,7 +83,8 @@ def merge(lang: str, base_ref: str | None) -> tuple[list[str], list[str], list[s
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--base", help="git ref of the JSON files the .po files were last made from")
-    parser.add_argument("--delete", action="store_true", help="delete the JSON files once folded in")
+    parser.add_argument("--delete", action="store_true",
+                        help="delete the JSON files once folded in (kept while a key is in conflict)")
     args = parser.parse_args()
     clean = True
     for lang in LANGUAGES:
@@ -92,7 +93,7 @@ def main() -> int:
         if conflicts:
             clean = False
             print(f"{lang}: changed in both JSON and .po, left as in the .po — merge by hand: {conflicts}")
-        if args.delete and (LOCALES / f"{lang}.json").exists():
+        if args.delete and not conflicts and (LOCALES / f"{lang}.json").exists():
             (LOCALES / f"{lang}.json").unlink()
     return 0 if clean else 1
 

@@ -224,8 +224,11 @@ class CanastaUI(RummyUI):
         seat, team = view.get("seat"), view.get("team")
         if view.get("must_use") and view.get("turn") == seat:
             taken = view.get("taken_cards") or []
-            lines.append(t(lang, "canasta.rack_pending", top=card_label(view["must_use"]), n=len(taken),
-                           cards=cards_text(taken)))
+            if taken:
+                lines.append(t(lang, "canasta.rack_pending", top=card_label(view["must_use"]), n=len(taken),
+                               cards=cards_text(taken)))
+            else:  # a pile of one card: nothing else joins the hand
+                lines.append(t(lang, "canasta.prompt.must_use", top=card_label(view["must_use"])))
         if view.get("phase") == "answer" and view.get("to_move") == seat:
             lines.append(t(lang, "canasta.rack_asked"))
         elif view.get("ask") in ("yes", "no") and view.get("turn") == seat:
