@@ -134,7 +134,7 @@ def test_a_missing_key_or_value_shows_text_instead_of_failing():
 
 
 # ---- refusals ------------------------------------------------------------------------------------------------
-CODED = ("base.py", "cards.py", "kenza", "canasta", "tunj")  # engines whose every refusal has a code
+CODED = ("base.py", "cards.py", "kenza", "canasta", "tunj", "konkan_cards", "konkan_tiles")  # every refusal coded
 
 
 def _raised_codes() -> dict[str, set[str]]:

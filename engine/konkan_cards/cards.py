@@ -69,10 +69,11 @@ def parse_token(token: str) -> tuple[str, str | None]:
     if stands is None:
         return card, None
     if card != JOKER:
-        raise IllegalMove(f"only the joker can stand for another card ('{token}')")
+        raise IllegalMove(f"only the joker can stand for another card ('{token}')", "konkan.joker_only_stands",
+                          token=token)
     target = parse_french(stands)
     if target == JOKER:
-        raise IllegalMove("a joker stands for a real card, e.g. X:7H")
+        raise IllegalMove("a joker stands for a real card, e.g. X:7H", "konkan.joker_target")
     return card, target
 
 

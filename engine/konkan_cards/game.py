@@ -134,53 +134,56 @@ class KonkanCardsGame(Game):
     def parse_move(self, state: State, seat: int, text: str) -> str:
         words = str(text).replace("|", " | ").split()
         if not words:
-            raise IllegalMove("empty move")
+            raise IllegalMove("empty move", "canasta.empty_move")
         if state["over"]:
-            raise IllegalMove("the match is over")
+            raise IllegalMove("the match is over", "match_over")
         if self.to_move(state) != seat:
-            raise IllegalMove("it is not your turn")
+            raise IllegalMove("it is not your turn", "not_your_turn")
         verb = words[0].lower()
         phase = state["phase"]
         if verb == "commit":
             if len(words) != 1:
-                raise IllegalMove("write just: commit")
-            reason = _commit_refusal(state, seat)
-            if reason:
-                raise IllegalMove(reason)
+                raise IllegalMove("write just: commit", "konkan.write_just", word="commit")
+            refusal = _commit_refusal(state, seat)
+            if refusal:
+                raise refusal
             return "commit"
         if verb in ("draw", "take"):
             if len(words) != 1:
-                raise IllegalMove(f"write just: {verb}")
+                raise IllegalMove(f"write just: {verb}", "konkan.write_just", word=verb)
             if phase == "first":
-                raise IllegalMove("the first turn of a round is a discard only")
+                raise IllegalMove("the first turn of a round is a discard only", "konkan.first_turn_discard")
             if phase == "play":
-                raise IllegalMove("you have already drawn this turn: meld, add, swap or discard")
+                raise IllegalMove("you have already drawn this turn: meld, add, swap or discard", "konkan.already_drew")
             if verb == "take":
-                reason = _take_refusal(state, seat)
-                if reason:
-                    raise IllegalMove(reason)
+                refusal = _take_refusal(state, seat)
+                if refusal:
+                    raise refusal
             return verb
         if verb not in ("meld", "add", "swap", "discard"):
-            raise IllegalMove(f"unknown move '{words[0]}': use draw, take, meld, add, swap, discard or commit")
+            raise IllegalMove(f"unknown move '{words[0]}': use draw, take, meld, add, swap, discard or commit",
+                              "konkan.unknown_verb", word=words[0])
         if phase == "draw":
-            raise IllegalMove("first draw from the stock or take the discard")
+            raise IllegalMove("first draw from the stock or take the discard", "konkan.draw_first")
         if verb == "discard":
             if len(words) != 2:
-                raise IllegalMove("write: discard CARD, e.g. discard 7H")
+                raise IllegalMove("write: discard CARD, e.g. discard 7H", "canasta.discard_syntax")
             card, stands = parse_token(words[1])
             if stands is not None:
-                raise IllegalMove("write the discarded card plainly, e.g. discard 7H")
+                raise IllegalMove("write the discarded card plainly, e.g. discard 7H", "konkan.discard_plain")
             return _check_discard(state, seat, card)
         if phase == "first":
-            raise IllegalMove("the first turn of a round is a discard only")
+            raise IllegalMove("the first turn of a round is a discard only", "konkan.first_turn_discard")
         if verb == "meld":
             return _check_meld(state, seat, _parse_groups(words[1:]))
         if verb == "add":
-            tokens, number = _parse_target(words[1:], "to", state, "add C [C ...] to N, e.g. add 8H to 2")
+            syntax = IllegalMove("write: add C [C ...] to N, e.g. add 8H to 2", "konkan.add_syntax")
+            tokens, number = _parse_target(words[1:], "to", state, syntax)
             return _check_add(state, seat, tokens, number)
-        tokens, number = _parse_target(words[1:], "for", state, "swap C [C] for N, e.g. swap 7H for 3")
+        syntax = IllegalMove("write: swap C [C] for N, e.g. swap 7H for 3", "konkan.swap_syntax")
+        tokens, number = _parse_target(words[1:], "for", state, syntax)
         if any(stands is not None or card == JOKER for card, stands in tokens):
-            raise IllegalMove("name the real card(s) that replace the joker, e.g. swap 7H for 3")
+            raise IllegalMove("name the real card(s) that replace the joker, e.g. swap 7H for 3", "konkan.swap_real")
         return _check_swap(state, seat, [card for card, _ in tokens], number)
 
     def _play(self, state: State, seat: int, move: str) -> None:
@@ -293,13 +296,15 @@ def _counts(cards: list[str]) -> Counter:
     return Counter(JOKER if is_joker(card) else card for card in cards)
 
 
-def _commit_refusal(state: State, seat: int) -> str | None:
+def _commit_refusal(state: State, seat: int) -> IllegalMove | None:
+    """Why `seat` may not commit to Konkan now (the refusal, for the caller to raise), or None."""
     if state["round"] < ROUNDS:
-        return f"you can commit to Konkan only in the final round (round {ROUNDS} or an extra round)"
+        return IllegalMove(f"you can commit to Konkan only in the final round (round {ROUNDS} or an extra round)",
+                           "konkan.commit_final_round", round=ROUNDS)
     if state["committed"][seat]:
-        return "you have already committed to Konkan"
+        return IllegalMove("you have already committed to Konkan", "konkan.already_committed")
     if state["turns"][seat] > 0 or state["phase"] == "play":
-        return "commit on your first turn of the round, before drawing"
+        return IllegalMove("commit on your first turn of the round, before drawing", "konkan.commit_first_turn")
     return None
 
 
@@ -334,19 +339,20 @@ def _parse_groups(words: list[str]) -> list[list[Token]]:
             continue
         groups[-1].append(parse_token(word))
     if any(not group for group in groups):
-        raise IllegalMove("write melds as: meld C C C [| C C C ...], e.g. meld 7H 8H 9H")
+        raise IllegalMove("write melds as: meld C C C [| C C C ...], e.g. meld 7H 8H 9H", "konkan.meld_syntax")
     return groups
 
 
-def _parse_target(words: list[str], joiner: str, state: State, usage: str) -> tuple[list[Token], int]:
+def _parse_target(words: list[str], joiner: str, state: State, syntax: IllegalMove) -> tuple[list[Token], int]:
+    """The cards and meld number of `C [C ...] <joiner> N`; `syntax` is the refusal that shows how to write it."""
     lowered = [word.lower() for word in words]
     if joiner not in lowered or lowered.index(joiner) != len(words) - 2 or lowered.index(joiner) == 0:
-        raise IllegalMove(f"write: {usage}")
+        raise syntax
     if not words[-1].isdigit():
-        raise IllegalMove(f"'{words[-1]}' is not a meld number")
+        raise IllegalMove(f"'{words[-1]}' is not a meld number", "konkan.not_meld_number", word=words[-1])
     number = int(words[-1])
     if not 1 <= number <= len(state["melds"]):
-        raise IllegalMove(f"there is no meld {number} on the table")
+        raise IllegalMove(f"there is no meld {number} on the table", "konkan.no_meld", number=number)
     return [parse_token(word) for word in words[:-2]], number
 
 
@@ -356,17 +362,25 @@ def _use_from_hand(hand: list[str], used: Counter) -> Counter:
     have = _counts(hand)
     for card, number in used.items():
         if have[card] < number:
-            raise IllegalMove(f"{card} is not in your hand")
+            raise IllegalMove(f"{card} is not in your hand", "not_in_hand", card=card)
     left = have - used
     if not keeps_a_discard(left):
-        raise IllegalMove("keep a card to discard (the last card is always discarded, and never a joker)")
+        raise IllegalMove("keep a card to discard (the last card is always discarded, and never a joker)",
+                          "konkan.keep_discard")
     return left
 
 
 def _check_must_use(state: State, used: Counter, what: str) -> None:
     card = state["must_use"]
-    if card is not None and used[card] == 0:
-        raise IllegalMove(f"you took {card} from the discard: your {what} must use it")
+    if card is None or used[card] > 0:
+        return
+    if what == "opening":
+        code = "konkan.must_use_opening"
+    elif what == "meld":
+        code = "konkan.must_use_meld"
+    else:
+        code = "konkan.must_use_lay_off"
+    raise IllegalMove(f"you took {card} from the discard: your {what} must use it", code, card=card)
 
 
 def _check_meld(state: State, seat: int, groups: list[list[Token]]) -> str:
@@ -379,23 +393,25 @@ def _check_meld(state: State, seat: int, groups: list[list[Token]]) -> str:
     konkan = is_konkan(melds) and sum(left.values()) == 1
     if state["committed"][seat] and not konkan:
         raise IllegalMove("you committed to Konkan: meld only the whole of it at once "
-                          "(a run of 10 and a set of 4, or a run of 11 and a set of 3, keeping one card)")
+                          "(a run of 10 and a set of 4, or a run of 11 and a set of 3, keeping one card)",
+                          "konkan.committed_whole")
     opened = _opened(state)[seat]
     _check_must_use(state, used, "opening" if not opened else "meld")
     if not opened and not konkan:
         worth = sum(meld.value for meld in melds)
         if worth < _minimum(state):
-            raise IllegalMove(f"your first meld needs {_minimum(state)} points; this is {worth}")
+            raise IllegalMove(f"your first meld needs {_minimum(state)} points; this is {worth}",
+                              "konkan.opening_minimum", n=_minimum(state), worth=worth)
     return _meld_text(melds)
 
 
 def _check_add(state: State, seat: int, tokens: list[Token], number: int) -> str:
     if state["committed"][seat]:
-        raise IllegalMove("you committed to Konkan: you may not lay off")
+        raise IllegalMove("you committed to Konkan: you may not lay off", "konkan.committed_no_lay_off")
     if not _opened(state)[seat]:
-        raise IllegalMove("lay off on the table only after you have opened")
+        raise IllegalMove("lay off on the table only after you have opened", "konkan.lay_off_unopened")
     if not tokens:
-        raise IllegalMove("name the cards to add, e.g. add 8H to 1")
+        raise IllegalMove("name the cards to add, e.g. add 8H to 1", "konkan.add_what")
     table = state["melds"][number - 1]["cards"]
     grown = lay_off(table, tokens)
     used = _counts([card for card, _ in tokens])
@@ -409,43 +425,45 @@ def _check_add(state: State, seat: int, tokens: list[Token], number: int) -> str
 
 def _check_swap(state: State, seat: int, cards: list[str], number: int) -> str:
     if state["committed"][seat]:
-        raise IllegalMove("you committed to Konkan: you may not swap a joker")
+        raise IllegalMove("you committed to Konkan: you may not swap a joker", "konkan.committed_no_swap")
     if not _opened(state)[seat]:
-        raise IllegalMove("swap a joker only after you have opened")
+        raise IllegalMove("swap a joker only after you have opened", "konkan.swap_unopened")
     if state["must_use"] is not None:
-        raise IllegalMove(f"you took {state['must_use']} from the discard: first meld it")
+        raise IllegalMove(f"you took {state['must_use']} from the discard: first meld it", "konkan.must_use_first",
+                          card=state["must_use"])
     if not cards:
-        raise IllegalMove("name the real card(s) for the joker, e.g. swap 7H for 3")
+        raise IllegalMove("name the real card(s) for the joker, e.g. swap 7H for 3", "konkan.swap_what")
     swapped(state["melds"][number - 1]["cards"], cards)
     hand = list(state["hands"][seat])
     have = _counts(hand)
     for card, count in Counter(cards).items():
         if have[card] < count:
-            raise IllegalMove(f"{card} is not in your hand")
+            raise IllegalMove(f"{card} is not in your hand", "not_in_hand", card=card)
     left = have - Counter(cards) + Counter({JOKER: 1})
     if not keeps_a_discard(left):
-        raise IllegalMove("keep a card to discard (a joker is never discarded)")
+        raise IllegalMove("keep a card to discard (a joker is never discarded)", "konkan.keep_discard_swap")
     return f"swap {' '.join(sorted(cards, key=lambda card: SUIT_ORDER[card[1]]))} for {number}"
 
 
 def _check_discard(state: State, seat: int, card: str) -> str:
     if state["must_use"] is not None:
-        raise IllegalMove(f"you took {state['must_use']} from the discard: meld it before you discard")
+        raise IllegalMove(f"you took {state['must_use']} from the discard: meld it before you discard",
+                          "konkan.must_use_discard", card=state["must_use"])
     hand = state["hands"][seat]
     if card not in hand:
-        raise IllegalMove(f"{card} is not in your hand")
+        raise IllegalMove(f"{card} is not in your hand", "not_in_hand", card=card)
     if card == JOKER and any(other != JOKER for other in hand):
-        raise IllegalMove("a joker is never discarded")
+        raise IllegalMove("a joker is never discarded", "konkan.joker_discard")
     return f"discard {card}"
 
 
-def _take_refusal(state: State, seat: int) -> str | None:
-    """Why `seat` may not take the discard now, or None."""
+def _take_refusal(state: State, seat: int) -> IllegalMove | None:
+    """Why `seat` may not take the discard now (the refusal, for the caller to raise), or None."""
     if state["phase"] != "draw":
-        return "you may take the discard only instead of drawing"
+        return IllegalMove("you may take the discard only instead of drawing", "konkan.take_instead")
     pile = state["discard"]
     if not pile:
-        return "the discard pile is empty"
+        return IllegalMove("the discard pile is empty", "konkan.pile_empty")
     if state["committed"][seat]:
         return None
     hands = list(state["hands"])
@@ -454,9 +472,10 @@ def _take_refusal(state: State, seat: int) -> str | None:
     if _play_moves(trial, seat):
         return None
     if not _opened(state)[seat]:
-        return (f"you may take {pile[0]} only to meld it at once: with your hand it makes no opening "
-                f"of {_minimum(state)} points")
-    return f"you may take {pile[0]} only to meld it at once, and it fits no meld with your hand"
+        return IllegalMove(f"you may take {pile[0]} only to meld it at once: with your hand it makes no opening "
+                           f"of {_minimum(state)} points", "konkan.take_no_opening", card=pile[0], n=_minimum(state))
+    return IllegalMove(f"you may take {pile[0]} only to meld it at once, and it fits no meld with your hand",
+                       "konkan.take_no_meld", card=pile[0])
 
 
 # ---- move generation ------------------------------------------------------------------------------------------

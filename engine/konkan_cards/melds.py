@@ -70,33 +70,34 @@ def tokens_of(cards: Iterable[str]) -> list[Token]:
 
 
 # ---- reading a meld -------------------------------------------------------------------------------------------
-def _set_reading(reals: list[str], joker: Token | None) -> tuple[Meld | None, str | None]:
+def _set_reading(reals: list[str], joker: Token | None) -> tuple[Meld | None, IllegalMove | None]:
     ranks = {card[0] for card in reals}
     if len(ranks) != 1:
         return None, None
     rank = ranks.pop()
     suits = [card[1] for card in reals]
     if len(set(suits)) != len(suits):
-        return None, "a set may not hold a suit twice"
+        return None, IllegalMove("a set may not hold a suit twice", "konkan.set_suit_twice")
     size = len(reals) + (1 if joker else 0)
     if size > 4:
-        return None, "a set has 3 or 4 cards, one of each suit"
+        return None, IllegalMove("a set has 3 or 4 cards, one of each suit", "konkan.set_size")
     if joker and joker[1] is not None and (joker[1][0] != rank or joker[1][1] in suits):
-        return None, f"in this set the joker can only stand for a missing {rank} ({joker[1]} is not)"
+        return None, IllegalMove(f"in this set the joker can only stand for a missing {rank} ({joker[1]} is not)",
+                                 "konkan.set_joker", rank=rank, card=joker[1])
     cards = sorted(reals, key=lambda card: SUIT_ORDER[card[1]]) + ([JOKER] if joker else [])
     return Meld("set", tuple(cards), rank_value(rank) * size), None
 
 
-def _run_readings(reals: list[str], joker: Token | None) -> tuple[list[Meld], str | None]:
+def _run_readings(reals: list[str], joker: Token | None) -> tuple[list[Meld], IllegalMove | None]:
     suits = {card[1] for card in reals}
     if len(suits) != 1:
         return [], None
     suit = suits.pop()
     numbers = [rank_number(card) for card in reals]
     if len(set(numbers)) != len(numbers):
-        return [], "a run may not hold a rank twice"
+        return [], IllegalMove("a run may not hold a rank twice", "konkan.run_rank_twice")
     readings: list[Meld] = []
-    why = "a run's ranks must follow each other (no wrap-around: K-A-2 is not a run)"
+    why = IllegalMove("a run's ranks must follow each other (no wrap-around: K-A-2 is not a run)", "konkan.run_gap")
     for ace in ((1, ACE_HIGH) if 1 in numbers else (1,)):
         positions = sorted(ace if number == 1 else number for number in numbers)
         low, high = positions[0], positions[-1]
@@ -113,7 +114,8 @@ def _run_readings(reals: list[str], joker: Token | None) -> tuple[list[Meld], st
             if max(span) - min(span) + 1 > MAX_RUN:
                 continue
             if joker[1] is not None and position_card(place, suit) != joker[1]:
-                why = f"the joker cannot stand for {joker[1]} in this run"
+                why = IllegalMove(f"the joker cannot stand for {joker[1]} in this run", "konkan.run_joker",
+                                  card=joker[1])
                 continue
             readings.append(_run(span, suit, place))
     unique = {meld.cards: meld for meld in readings}
@@ -128,19 +130,19 @@ def _run(positions: list[int], suit: str, joker_at: int | None) -> Meld:
     return Meld("run", tuple(cards), sum(position_value(p) for p in positions))
 
 
-def readings(tokens: Sequence[Token]) -> tuple[list[Meld], str]:
-    """Every way `tokens` form a meld, and the reason when there is none."""
+def readings(tokens: Sequence[Token]) -> tuple[list[Meld], IllegalMove]:
+    """Every way `tokens` form a meld, and the refusal to raise when there is none."""
     jokers = [token for token in tokens if token[0] == JOKER]
     reals = [card for card, _ in tokens if card != JOKER]
     if len(jokers) > 1:
-        return [], "a meld holds at most one joker"
+        return [], IllegalMove("a meld holds at most one joker", "konkan.one_joker")
     if len(tokens) < 3:
-        return [], "a meld needs at least three cards"
+        return [], IllegalMove("a meld needs at least three cards", "konkan.three_cards")
     if any(stands is not None for card, stands in tokens if card != JOKER):
-        return [], "only the joker can stand for another card"
+        return [], IllegalMove("only the joker can stand for another card", "konkan.only_joker_stands")
     joker = jokers[0] if jokers else None
     found: list[Meld] = []
-    reasons: list[str] = []
+    reasons: list[IllegalMove] = []
     as_set, why = _set_reading(reals, joker)
     if as_set:
         found.append(as_set)
@@ -150,7 +152,9 @@ def readings(tokens: Sequence[Token]) -> tuple[list[Meld], str]:
     found += runs
     if not runs and why and len({card[1] for card in reals}) == 1:
         reasons.append(why)
-    return found, reasons[0] if reasons else "a meld is a run (one suit, ranks in a row) or a set (one rank)"
+    if reasons:
+        return found, reasons[0]
+    return found, IllegalMove("a meld is a run (one suit, ranks in a row) or a set (one rank)", "konkan.not_a_meld")
 
 
 def read_meld(tokens: Sequence[Token]) -> Meld:
@@ -158,13 +162,14 @@ def read_meld(tokens: Sequence[Token]) -> Meld:
 
     A joker-free run of all thirteen ranks reads either way round; it is taken with the ace high (worth 11).
     """
-    found, reason = readings(tokens)
+    found, refusal = readings(tokens)
     if not found:
-        raise IllegalMove(reason)
+        raise refusal
     if len(found) > 1:
         jokers = sorted({card for meld in found for card in meld.cards if card.startswith(JOKER + ":")})
         if len(jokers) > 1:
-            raise IllegalMove(f"say where the joker goes: {' or '.join(jokers)}")
+            raise IllegalMove(f"say where the joker goes: {' or '.join(jokers)}", "konkan.joker_where",
+                              cards=" ".join(jokers))
         found.sort(key=lambda meld: -meld.value)
     return found[0]
 
@@ -186,10 +191,10 @@ def lay_off(table_cards: Sequence[str], added: Sequence[Token]) -> Meld:
     """The table meld grown by `added`; IllegalMove when they do not fit."""
     old = tokens_of(table_cards)
     if any(card == JOKER for card, _ in old) and any(card == JOKER for card, _ in added):
-        raise IllegalMove("that meld already holds its one joker")
+        raise IllegalMove("that meld already holds its one joker", "konkan.meld_has_joker")
     meld = read_meld([*old, *added])
     if meld.kind != read_meld(old).kind:
-        raise IllegalMove("those cards do not fit that meld")
+        raise IllegalMove("those cards do not fit that meld", "konkan.no_fit")
     return meld
 
 
@@ -212,11 +217,12 @@ def swapped(table_cards: Sequence[str], given: Sequence[str]) -> tuple[str, ...]
     """The table meld after its joker is replaced by `given`; IllegalMove when they are not the right cards."""
     needs = swap_needs(table_cards)
     if needs is None:
-        raise IllegalMove("that meld holds no joker")
+        raise IllegalMove("that meld holds no joker", "konkan.swap_no_joker")
     if sorted(given) != sorted(needs):
         if len(needs) > 1:
-            raise IllegalMove(f"to free a set's joker put down both missing cards: {' '.join(needs)}")
-        raise IllegalMove(f"the joker there stands for {needs[0]}")
+            raise IllegalMove(f"to free a set's joker put down both missing cards: {' '.join(needs)}",
+                              "konkan.swap_set_needs", cards=" ".join(needs))
+        raise IllegalMove(f"the joker there stands for {needs[0]}", "konkan.swap_stands_for", card=needs[0])
     reals = [card for card in table_cards if not is_joker(card)] + list(given)
     return read_meld([(card, None) for card in reals]).cards
 

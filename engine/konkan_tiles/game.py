@@ -42,7 +42,7 @@ from typing import Any
 from engine import rng
 from engine.base import Game, GameInfo, OptionSpec, State, clone
 from engine.cards import check_counts, split_wild
-from engine.errors import IllegalMove
+from engine.errors import BadOption, IllegalMove
 from engine.konkan_tiles import melds as M
 from engine.konkan_tiles.modes import MODES, RULES, check_options
 from engine.konkan_tiles.scoring import round_points
@@ -85,7 +85,8 @@ class KonkanTilesGame(Game):
 
     def check_options(self, players: int, options: dict[str, Any] | None) -> dict[str, Any]:
         if int(players) not in (2, 4):
-            raise ValueError(f"konkan_tiles is for 2 or 4 players, not {players}")
+            raise BadOption(f"konkan_tiles is for 2 or 4 players, not {players}", "konkan_tiles.players",
+                            players=players)
         return check_options(players, options)
 
     # ---- set-up ---------------------------------------------------------------------------------------------
@@ -134,9 +135,9 @@ class KonkanTilesGame(Game):
 
     def apply(self, state: State, seat: int, move: Any) -> State:
         if state["over"]:
-            raise IllegalMove("the match is over")
+            raise IllegalMove("the match is over", "match_over")
         if seat != state["to_move"]:
-            raise IllegalMove("it is not your turn")
+            raise IllegalMove("it is not your turn", "not_your_turn")
         action = _interpret(state, seat, str(move))
         new_state = clone(state)
         _do(new_state, seat, action)
@@ -259,14 +260,17 @@ def _locks_left(state: State) -> int:
     return limit - state["locks_used"]
 
 
-def _take_refusal(state: State, seat: int) -> str | None:
+def _take_refusal(state: State, seat: int) -> IllegalMove | None:
+    """Why `seat` may not take the last discard now (the refusal, for the caller to raise), or None."""
     last = state.get("last_discard")
     if not state["discard"] or last is None:
-        return "there is no discard to take"
+        return IllegalMove("there is no discard to take", "konkan_tiles.no_discard")
     if last["seat"] != (seat - 1) % state["players"]:
-        return "you may take only the tile the previous player just discarded"
+        return IllegalMove("you may take only the tile the previous player just discarded",
+                           "konkan_tiles.take_previous")
     if not last["takeable"]:
-        return "nobody may take the discard of a player in the turn they were eliminated"
+        return IllegalMove("nobody may take the discard of a player in the turn they were eliminated",
+                           "konkan_tiles.take_eliminated")
     return None
 
 
@@ -292,7 +296,7 @@ def _need_in_hand(hand: list[str], tiles: list[str]) -> None:
     have = Counter(hand)
     for tile, count in Counter(tiles).items():
         if have[tile] < count:
-            raise IllegalMove(f"{tile} is not in your hand")
+            raise IllegalMove(f"{tile} is not in your hand", "not_in_hand", card=tile)
 
 
 # ---- reading typed moves --------------------------------------------------------------------------------------
@@ -303,7 +307,7 @@ def _entry(token: str) -> M.Entry:
         return tile, None
     target = parse_tile(stand)
     if target == FALSE_JOKER:
-        raise IllegalMove("a joker stands for a numbered tile, e.g. R8:B6")
+        raise IllegalMove("a joker stands for a numbered tile, e.g. R8:B6", "konkan_tiles.joker_target")
     return tile, target
 
 
@@ -316,54 +320,59 @@ def _groups(words: list[str]) -> list[list[M.Entry]]:
             else:
                 groups[-1].append(_entry(piece))
     if any(not group for group in groups):
-        raise IllegalMove("write melds as: meld T T T [| T T T ...], e.g. meld R9 K9 Y9")
+        raise IllegalMove("write melds as: meld T T T [| T T T ...], e.g. meld R9 K9 Y9", "konkan_tiles.meld_syntax")
     return groups
 
 
 def _stands_only_on_jokers(entries: list[M.Entry], joker: str | None) -> None:
     for tile, stand in entries:
         if stand is not None and tile != joker:
-            raise IllegalMove(f"only a joker ({joker or 'none this round'}) can say what it stands for")
+            reason = f"only a joker ({joker or 'none this round'}) can say what it stands for"
+            if joker is None:
+                raise IllegalMove(reason, "konkan_tiles.no_joker_stands")
+            raise IllegalMove(reason, "konkan_tiles.only_joker_stands", joker=joker)
 
 
 def _meld_number(state: State, word: str) -> int:
     if not word.isdigit() or not 1 <= int(word) <= len(state["melds"]):
-        raise IllegalMove(f"there is no meld {word} on the table")
+        raise IllegalMove(f"there is no meld {word} on the table", "konkan_tiles.no_meld", number=word)
     return int(word) - 1
 
 
 def _interpret(state: State, seat: int, text: str) -> Action:
     if state["over"]:
-        raise IllegalMove("the match is over")
+        raise IllegalMove("the match is over", "match_over")
     if state["to_move"] != seat:
-        raise IllegalMove("it is not your turn")
+        raise IllegalMove("it is not your turn", "not_your_turn")
     words = text.split()
     if not words:
-        raise IllegalMove("empty move")
+        raise IllegalMove("empty move", "canasta.empty_move")
     verb = words[0].lower()
     phase = state["phase"]
     if phase == "option":
         if verb != "option" or len(words) != 2 or words[1].lower() not in ("reshuffle", "joker", "none"):
-            raise IllegalMove("choose the decider option: option reshuffle, option joker or option none")
+            raise IllegalMove("choose the decider option: option reshuffle, option joker or option none",
+                              "konkan_tiles.option_syntax")
         return Action("option", f"option {words[1].lower()}")
     if verb == "option":
-        raise IllegalMove("there is no option to choose now")
+        raise IllegalMove("there is no option to choose now", "konkan_tiles.no_option")
     if phase == "draw":
         if len(words) != 1 or verb not in ("draw", "take"):
             if verb in ("meld", "add", "swap", "lock", "finish", "discard"):
-                raise IllegalMove("first draw a tile or take the last discard")
-            raise IllegalMove("start your turn with draw or take")
+                raise IllegalMove("first draw a tile or take the last discard", "konkan_tiles.draw_first")
+            raise IllegalMove("start your turn with draw or take", "konkan_tiles.start_turn")
         if verb == "take":
-            reason = _take_refusal(state, seat)
-            if reason:
-                raise IllegalMove(reason)
+            refusal = _take_refusal(state, seat)
+            if refusal:
+                raise refusal
         return Action(verb, verb)
     if verb in ("draw", "take"):
-        raise IllegalMove("you have already drawn this turn")
+        raise IllegalMove("you have already drawn this turn", "konkan_tiles.already_drew")
     checks = {"meld": _check_meld, "add": _check_add, "swap": _check_swap, "lock": _check_lock,
               "finish": _check_finish, "discard": _check_discard}
     if verb not in checks:
-        raise IllegalMove(f"unknown move '{words[0]}': use meld, add, swap, lock, finish or discard")
+        raise IllegalMove(f"unknown move '{words[0]}': use meld, add, swap, lock, finish or discard",
+                          "konkan_tiles.unknown_verb", word=words[0])
     return checks[verb](state, seat, words[1:])
 
 
@@ -375,7 +384,7 @@ def _check_meld(state: State, seat: int, words: list[str]) -> Action:
     turn = state["turn"]
     joker = state["joker"]
     if turn["finish"]:
-        raise IllegalMove("finish your Konkan: lock or discard")
+        raise IllegalMove("finish your Konkan: lock or discard", "konkan_tiles.finish_konkan")
     groups = _groups(words)
     for group in groups:
         _stands_only_on_jokers(group, joker)
@@ -385,15 +394,17 @@ def _check_meld(state: State, seat: int, words: list[str]) -> Action:
     shapes = []
     for group in groups:
         if len(group) == M.KONKAN_RUN:
-            raise IllegalMove("only a player in Konkan mode lays a 10-tile run, in the Konkan finish")
+            raise IllegalMove("only a player in Konkan mode lays a 10-tile run, in the Konkan finish",
+                              "konkan_tiles.long_run")
         shapes.append(M.check(group, joker))
     tiles = [tile for shape in shapes for tile in shape.tiles]
     _need_in_hand(hand, tiles)
     if len(hand) - len(tiles) < 1:
-        raise IllegalMove("keep one tile to discard")
+        raise IllegalMove("keep one tile to discard", "konkan_tiles.keep_discard")
     taken = turn["taken"]
     if taken is not None and state["opened"][seat] is None and turn["opening"] == 0 and taken not in tiles:
-        raise IllegalMove(f"you took {taken}: open with it (it must be in your opening melds)")
+        raise IllegalMove(f"you took {taken}: open with it (it must be in your opening melds)",
+                          "konkan_tiles.open_with_taken", tile=taken)
     text = "meld " + " | ".join(_print_meld(shape, joker) for shape in shapes)
     return Action("meld", text, tiles=tiles, shapes=shapes)
 
@@ -403,14 +414,15 @@ def _check_konkan_finish(state: State, seat: int, groups: list[list[M.Entry]]) -
     hand = state["hands"][seat]
     longs = [group for group in groups if len(group) == M.KONKAN_RUN]
     if len(longs) != 1:
-        raise IllegalMove("in Konkan mode you lay nothing until your Konkan finish: a 10-tile run and a meld")
+        raise IllegalMove("in Konkan mode you lay nothing until your Konkan finish: a 10-tile run and a meld",
+                          "konkan_tiles.konkan_lays_nothing")
     shapes = []
     for group in groups:
         if len(group) == M.KONKAN_RUN:
             shapes.append(M.check(group, joker, konkan=True))
         else:
             if len(group) not in (3, 4):
-                raise IllegalMove("the Konkan run goes with melds of 3 or 4 tiles")
+                raise IllegalMove("the Konkan run goes with melds of 3 or 4 tiles", "konkan_tiles.konkan_meld_size")
             shapes.append(M.check(group, joker))
     tiles = [tile for shape in shapes for tile in shape.tiles]
     _need_in_hand(hand, tiles)
@@ -420,18 +432,23 @@ def _check_konkan_finish(state: State, seat: int, groups: list[list[M.Entry]]) -
     extras = [shape for shape in shapes if len(shape.cells) != M.KONKAN_RUN]
     if not extras:
         if state["options"]["rules"] != "sulaymaniyah":
-            raise IllegalMove("the Konkan finish needs a meld of 3 or 4 tiles besides the 10-tile run")
+            raise IllegalMove("the Konkan finish needs a meld of 3 or 4 tiles besides the 10-tile run",
+                              "konkan_tiles.konkan_needs_meld")
         kind, locks = "konkan10", SULAYMANIYAH_LOCKS
     else:
         kind, locks = "konkan", 0 if any(len(shape.cells) == 4 for shape in extras) else 1
-    if len(left) != locks + 1:
+    if len(left) != locks + 1 and locks:
         raise IllegalMove(f"that finish leaves {len(left)} tiles: it needs exactly {locks + 1}"
-                          f" ({locks} to lock and one to discard)" if locks else
-                          f"that finish leaves {len(left)} tiles: it needs exactly one, to discard")
+                          f" ({locks} to lock and one to discard)", "konkan_tiles.finish_leaves_locks",
+                          n=len(left), need=locks + 1, locks=locks)
+    if len(left) != locks + 1:
+        raise IllegalMove(f"that finish leaves {len(left)} tiles: it needs exactly one, to discard",
+                          "konkan_tiles.finish_leaves", n=len(left))
     if locks > _locks_left(state):
-        raise IllegalMove("no locks are left this round")
+        raise IllegalMove("no locks are left this round", "konkan_tiles.no_locks_left")
     if locks and not _locks_possible(state, list(range(len(state["melds"]))), left, locks, joker):
-        raise IllegalMove("your other tiles cannot be locked onto the table, so this finish cannot close")
+        raise IllegalMove("your other tiles cannot be locked onto the table, so this finish cannot close",
+                          "konkan_tiles.locks_impossible")
     text = "meld " + " | ".join(_print_meld(shape, joker, len(shape.cells) == M.KONKAN_RUN) for shape in shapes)
     return Action("meld", text, tiles=tiles, shapes=shapes, finish=kind)
 
@@ -469,10 +486,11 @@ def _lock_walk(table: list[dict], tiles: list[str], count: int, joker: str | Non
     return False
 
 
-def _add_parts(words: list[str], key: str, example: str) -> tuple[list[str], str]:
+def _add_parts(words: list[str], key: str, syntax: IllegalMove) -> tuple[list[str], str]:
+    """The tiles before `key` and the words after it; `syntax` is the refusal that shows how to write it."""
     lowered = [word.lower() for word in words]
     if key not in lowered or lowered.index(key) == 0:
-        raise IllegalMove(f"write: {example}")
+        raise syntax
     at = lowered.index(key)
     return words[:at], " ".join(words[at + 1:])
 
@@ -480,29 +498,34 @@ def _add_parts(words: list[str], key: str, example: str) -> tuple[list[str], str
 def _check_add(state: State, seat: int, words: list[str]) -> Action:
     turn = state["turn"]
     joker = state["joker"]
-    tokens, rest = _add_parts(words, "to", "add T [T ...] to N, e.g. add K10 to 2")
+    syntax = IllegalMove("write: add T [T ...] to N, e.g. add K10 to 2", "konkan_tiles.add_syntax")
+    tokens, rest = _add_parts(words, "to", syntax)
     if len(rest.split()) != 1:
-        raise IllegalMove("write: add T [T ...] to N, e.g. add K10 to 2")
+        raise syntax
     number = _meld_number(state, rest.strip())
     if turn["finish"]:
-        raise IllegalMove("finish your Konkan: lock or discard")
+        raise IllegalMove("finish your Konkan: lock or discard", "konkan_tiles.finish_konkan")
     if state["konkan"][seat]:
-        raise IllegalMove("in Konkan mode you lay nothing on the table until your Konkan finish")
+        raise IllegalMove("in Konkan mode you lay nothing on the table until your Konkan finish",
+                          "konkan_tiles.konkan_adds_nothing")
     if state["opened"][seat] is None and turn["opening"] > 0:
         need = _minimum(state, seat) - turn["opening"]
-        raise IllegalMove(f"complete your opening first ({need} more points in melds)")
+        raise IllegalMove(f"complete your opening first ({need} more points in melds)", "konkan_tiles.complete_opening",
+                          n=need)
     entries = [_entry(token) for token in tokens]
     _stands_only_on_jokers(entries, joker)
     meld = state["melds"][number]
     tiles = [tile for tile, _ in entries]
     _need_in_hand(state["hands"][seat], tiles)
     if len(state["hands"][seat]) - len(tiles) < 1:
-        raise IllegalMove("keep one tile to discard")
+        raise IllegalMove("keep one tile to discard", "konkan_tiles.keep_discard")
     shapes = M.extend(meld, entries, joker)
     if not shapes:
-        raise IllegalMove(_extend_refusal(meld, entries, joker, number))
+        raise _extend_refusal(meld, entries, number)
     if len(shapes) > 1:
-        raise IllegalMove(f"ambiguous: say which end the joker goes to, e.g. {joker}:{_end_example(meld, shapes)}")
+        example = f"{joker}:{_end_example(meld, shapes)}"
+        raise IllegalMove(f"ambiguous: say which end the joker goes to, e.g. {example}", "konkan_tiles.add_ambiguous",
+                          example=example)
     shape = shapes[0]
     added = _new_cells(meld, shape)
     plain = [(tile, None) for tile, _ in entries]
@@ -534,35 +557,40 @@ def _new_cells(meld: dict, shape: M.Shape) -> list[str]:
     return out
 
 
-def _extend_refusal(meld: dict, entries: list[M.Entry], joker: str | None, number: int) -> str:
+def _extend_refusal(meld: dict, entries: list[M.Entry], number: int) -> IllegalMove:
+    """Why `entries` do not grow table meld `number` (0-based): the refusal, for the caller to raise."""
     size = len(meld["cards"]) + len(entries)
+    shown = number + 1
     if meld["kind"] == "set" and size > 4:
-        return f"meld {number + 1} is a set: it holds at most 4 tiles"
+        return IllegalMove(f"meld {shown} is a set: it holds at most 4 tiles", "konkan_tiles.set_full", number=shown)
     if size > 5:
-        return f"a meld holds at most 5 tiles; meld {number + 1} would have {size}"
+        return IllegalMove(f"a meld holds at most 5 tiles; meld {shown} would have {size}",
+                           "konkan_tiles.meld_too_long", number=shown, n=size)
     if any(meld["locked"]):
-        return f"those tiles do not fit meld {number + 1} (a locked end cannot be extended)"
-    return f"those tiles do not fit meld {number + 1}"
+        return IllegalMove(f"those tiles do not fit meld {shown} (a locked end cannot be extended)",
+                           "konkan_tiles.no_fit_locked", number=shown)
+    return IllegalMove(f"those tiles do not fit meld {shown}", "konkan_tiles.no_fit", number=shown)
 
 
 def _check_swap(state: State, seat: int, words: list[str]) -> Action:
     turn = state["turn"]
-    tokens, rest = _add_parts(words, "for", "swap T [T] for N, e.g. swap K8 for 3")
+    syntax = IllegalMove("write: swap T [T] for N, e.g. swap K8 for 3", "konkan_tiles.swap_syntax")
+    tokens, rest = _add_parts(words, "for", syntax)
     if len(rest.split()) != 1:
-        raise IllegalMove("write: swap T [T] for N, e.g. swap K8 for 3")
+        raise syntax
     number = _meld_number(state, rest.strip())
     if turn["finish"]:
-        raise IllegalMove("finish your Konkan: lock or discard")
+        raise IllegalMove("finish your Konkan: lock or discard", "konkan_tiles.finish_konkan")
     if state["opened"][seat] is None and not state["konkan"][seat]:
-        raise IllegalMove("you may steal jokers only after opening (or in Konkan mode)")
+        raise IllegalMove("you may steal jokers only after opening (or in Konkan mode)", "konkan_tiles.swap_unopened")
     tiles = []
     for token in tokens:
         tile, stand = _entry(token)
         if stand is not None:
-            raise IllegalMove("give plain tiles for a joker, e.g. swap K8 for 3")
+            raise IllegalMove("give plain tiles for a joker, e.g. swap K8 for 3", "konkan_tiles.swap_plain")
         tiles.append(tile)
     if len(tiles) > 2:
-        raise IllegalMove("a swap gives one or two tiles")
+        raise IllegalMove("a swap gives one or two tiles", "konkan_tiles.swap_count")
     _need_in_hand(state["hands"][seat], tiles)
     cells = M.swap(state["melds"][number], tiles, state["joker"])
     shown = sort_tiles(tiles)
@@ -574,25 +602,32 @@ def _check_lock(state: State, seat: int, words: list[str]) -> Action:
     joker = state["joker"]
     lowered = [word.lower() for word in words]
     if len(words) != 4 or lowered[1] != "to" or lowered[3] not in ("left", "right"):
-        raise IllegalMove("write: lock T to N left|right, e.g. lock K6 to 2 left")
+        raise IllegalMove("write: lock T to N left|right, e.g. lock K6 to 2 left", "konkan_tiles.lock_syntax")
     number = _meld_number(state, words[2])
     side = lowered[3]
     finish = turn["finish"]
     if not finish:
-        raise IllegalMove("a lock is part of a Konkan finish: lay your 10-tile run first")
+        raise IllegalMove("a lock is part of a Konkan finish: lay your 10-tile run first",
+                          "konkan_tiles.lock_no_finish")
     tile, stand = _entry(words[0])
     _stands_only_on_jokers([(tile, stand)], joker)
     _need_in_hand(state["hands"][seat], [tile])
     meld = state["melds"][number]
     if number in turn["laid"]:
-        raise IllegalMove("lock onto a meld that was on the table before your finish")
+        raise IllegalMove("lock onto a meld that was on the table before your finish", "konkan_tiles.lock_own_meld")
     if meld["kind"] != "run":
-        raise IllegalMove("a lock goes at one end of a run")
+        raise IllegalMove("a lock goes at one end of a run", "konkan_tiles.lock_run_only")
     if meld["locked"][0 if side == "left" else 1]:
-        raise IllegalMove(f"the {side} end of meld {number + 1} is already locked")
+        reason = f"the {side} end of meld {number + 1} is already locked"
+        if side == "left":
+            raise IllegalMove(reason, "konkan_tiles.left_end_locked", number=number + 1)
+        raise IllegalMove(reason, "konkan_tiles.right_end_locked", number=number + 1)
     shapes = M.extend(meld, [(tile, stand)], joker, side=side)
     if len(shapes) != 1:
-        raise IllegalMove(f"{tile} does not fit the {side} end of meld {number + 1}")
+        reason = f"{tile} does not fit the {side} end of meld {number + 1}"
+        if side == "left":
+            raise IllegalMove(reason, "konkan_tiles.left_end_no_fit", tile=tile, number=number + 1)
+        raise IllegalMove(reason, "konkan_tiles.right_end_no_fit", tile=tile, number=number + 1)
     over = len(finish["locks"]) >= finish["allowed"] or _locks_left(state) <= 0
     return Action("lock", f"lock {tile} to {number + 1} {side}", tiles=[tile], shapes=shapes, number=number,
                   side=side, eliminates=over)
@@ -601,36 +636,38 @@ def _check_lock(state: State, seat: int, words: list[str]) -> Action:
 def _check_finish(state: State, seat: int, words: list[str]) -> Action:
     turn = state["turn"]
     if len(words) != 1:
-        raise IllegalMove("write: finish T (the tile you put on the indicator)")
+        raise IllegalMove("write: finish T (the tile you put on the indicator)", "konkan_tiles.finish_syntax")
     tile, stand = _entry(words[0])
     if stand is not None:
-        raise IllegalMove("write the tile plainly, e.g. finish K5")
+        raise IllegalMove("write the tile plainly, e.g. finish K5", "konkan_tiles.finish_plain")
     hand = state["hands"][seat]
     _need_in_hand(hand, [tile])
     if state["konkan"][seat]:
-        raise IllegalMove("in Konkan mode you finish only by Konkan")
+        raise IllegalMove("in Konkan mode you finish only by Konkan", "konkan_tiles.finish_konkan_mode")
     if state["opened"][seat] is not None or turn["opening"] > 0 or turn["finish"]:
-        raise IllegalMove("the hidden finish is for a player with nothing on the table: lay your tiles instead")
+        raise IllegalMove("the hidden finish is for a player with nothing on the table: lay your tiles instead",
+                          "konkan_tiles.hidden_finish_opened")
     rest = list(hand)
     rest.remove(tile)
     if M.partition(tuple(sorted(rest, key=tile_key)), state["joker"]) is None:
-        raise IllegalMove("your other tiles do not all form melds")
+        raise IllegalMove("your other tiles do not all form melds", "konkan_tiles.hidden_finish_melds")
     return Action("finish", f"finish {tile}", tiles=[tile])
 
 
 def _check_discard(state: State, seat: int, words: list[str]) -> Action:
     turn = state["turn"]
     if len(words) != 1:
-        raise IllegalMove("write: discard T, e.g. discard K13")
+        raise IllegalMove("write: discard T, e.g. discard K13", "konkan_tiles.discard_syntax")
     tile, stand = _entry(words[0])
     if stand is not None:
-        raise IllegalMove("write the discarded tile plainly, e.g. discard R8")
+        raise IllegalMove("write the discarded tile plainly, e.g. discard R8", "konkan_tiles.discard_plain")
     hand = state["hands"][seat]
     _need_in_hand(hand, [tile])
     finish = turn["finish"]
     if finish and len(finish["locks"]) < finish["allowed"]:
         left = finish["allowed"] - len(finish["locks"])
-        raise IllegalMove(f"lock {left} more tile{'s' if left > 1 else ''} before your last discard")
+        raise IllegalMove(f"lock {left} more tile{'s' if left > 1 else ''} before your last discard",
+                          "konkan_tiles.locks_before_discard", n=left)
     return Action("discard", f"discard {tile}", tiles=[tile])
 
 

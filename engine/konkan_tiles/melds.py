@@ -137,42 +137,47 @@ def _run_window(naturals: list[tuple[str, str, int]], stands: list[str | None], 
     return Shape("run", color, None, low, high, cells)
 
 
-def _why_not(entries: Sequence[Entry], joker: str | None, konkan: bool) -> str:
+def _why_not(entries: Sequence[Entry], joker: str | None, konkan: bool) -> IllegalMove:
+    """Why `entries` read as no meld: the refusal, for the caller to raise."""
     size = len(entries)
     found = [natural(tile, joker) for tile, _ in entries]
     naturals = [item for item in found if item is not None]
     wilds = size - len(naturals)
     if konkan:
         if size != KONKAN_RUN:
-            return "the Konkan run has exactly 10 tiles"
+            return IllegalMove("the Konkan run has exactly 10 tiles", "konkan_tiles.konkan_run_size")
     elif size < 3:
-        return "a meld needs at least 3 tiles"
+        return IllegalMove("a meld needs at least 3 tiles", "konkan_tiles.three_tiles")
     elif size > 5:
-        return "a meld holds at most 5 tiles (only the Konkan run has 10)"
+        return IllegalMove("a meld holds at most 5 tiles (only the Konkan run has 10)", "konkan_tiles.five_tiles")
     if size == 3 and wilds >= 2:
-        return "two jokers in a 3-tile meld are ambiguous"
+        return IllegalMove("two jokers in a 3-tile meld are ambiguous", "konkan_tiles.two_jokers")
     if not naturals:
-        return "a meld needs real tiles"
+        return IllegalMove("a meld needs real tiles", "konkan_tiles.real_tiles")
     colors = [color for color, _ in naturals]
     numbers = [number for _, number in naturals]
     if len(set(numbers)) == 1 and not konkan:
         if len(set(colors)) < len(colors):
-            return "a set may not hold a colour twice"
+            return IllegalMove("a set may not hold a colour twice", "konkan_tiles.set_colour_twice")
         if size > 4:
-            return "a set holds 3 or 4 tiles"
-        return "the jokers do not fit that set"
+            return IllegalMove("a set holds 3 or 4 tiles", "konkan_tiles.set_size")
+        return IllegalMove("the jokers do not fit that set", "konkan_tiles.set_jokers")
     if len(set(colors)) > 1:
-        return "a run is one colour and a set one number: these tiles are neither"
-    return "those tiles are not consecutive (a 1 goes low or high, 13-1-2 does not wrap)"
+        return IllegalMove("a run is one colour and a set one number: these tiles are neither",
+                           "konkan_tiles.not_a_meld")
+    return IllegalMove("those tiles are not consecutive (a 1 goes low or high, 13-1-2 does not wrap)",
+                       "konkan_tiles.not_consecutive")
 
 
 def check(entries: Sequence[Entry], joker: str | None, *, konkan: bool = False) -> Shape:
     """The one reading of a typed meld, or IllegalMove saying why there is none or asking for the `:` form."""
     shapes = read(entries, joker, konkan=konkan)
     if not shapes:
-        raise IllegalMove(_why_not(entries, joker, konkan))
+        raise _why_not(entries, joker, konkan)
     if len(shapes) > 1:
-        raise IllegalMove(f"ambiguous meld: say what the joker stands for, e.g. {joker}:{_example(shapes)}")
+        example = f"{joker}:{_example(shapes)}"
+        raise IllegalMove(f"ambiguous meld: say what the joker stands for, e.g. {example}",
+                          "konkan_tiles.meld_ambiguous", example=example)
     return shapes[0]
 
 
@@ -233,22 +238,25 @@ def swap(meld: dict, given: Sequence[str], joker: str | None) -> list[str]:
     cells = list(meld["cards"])
     wild_slots = [i for i, cell in enumerate(cells) if natural(bare(cell), joker) is None]
     if not wild_slots:
-        raise IllegalMove("that meld holds no joker")
+        raise IllegalMove("that meld holds no joker", "konkan_tiles.swap_no_joker")
     if not given or len(given) > len(wild_slots):
-        raise IllegalMove(f"give one real tile per joker you take (that meld has {len(wild_slots)})")
+        raise IllegalMove(f"give one real tile per joker you take (that meld has {len(wild_slots)})",
+                          "konkan_tiles.swap_per_joker", n=len(wild_slots))
     if meld["kind"] == "set":
         present = [natural(bare(cell), joker) for cell in cells]
         colors = {item[0] for item in present if item is not None}
         if len(cells) == 4 and len(colors) == 3:
-            raise IllegalMove("a dead joker: a set of three real tiles and a joker cannot be robbed")
+            raise IllegalMove("a dead joker: a set of three real tiles and a joker cannot be robbed",
+                              "konkan_tiles.dead_joker")
         used: set[str] = set()
         for tile in given:
             found = natural(tile, joker)
             if found is None:
-                raise IllegalMove("give a real tile, not a joker")
+                raise IllegalMove("give a real tile, not a joker", "konkan_tiles.swap_real_tile")
             color, number = found
             if number != meld["number"] or color in colors or color in used:
-                raise IllegalMove(f"{tile} is not a missing colour of that set")
+                raise IllegalMove(f"{tile} is not a missing colour of that set", "konkan_tiles.swap_not_missing",
+                                  tile=tile)
             used.add(color)
             cells[wild_slots.pop(0)] = tile
         wilds = [cell for cell in cells if natural(bare(cell), joker) is None]
@@ -258,7 +266,7 @@ def swap(meld: dict, given: Sequence[str], joker: str | None) -> list[str]:
     for tile in given:
         found = natural(tile, joker)
         if found is None:
-            raise IllegalMove("give a real tile, not a joker")
+            raise IllegalMove("give a real tile, not a joker", "konkan_tiles.swap_real_tile")
         color, number = found
         spot = None
         for i in wild_slots:
@@ -267,7 +275,7 @@ def swap(meld: dict, given: Sequence[str], joker: str | None) -> list[str]:
                 spot = i
                 break
         if spot is None:
-            raise IllegalMove(f"no joker in that meld stands for {tile}")
+            raise IllegalMove(f"no joker in that meld stands for {tile}", "konkan_tiles.swap_no_stand", tile=tile)
         wild_slots.remove(spot)
         cells[spot] = tile
     return cells

@@ -6,6 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from engine.errors import BadOption
+
 KIRKUK = "kirkuk"
 RULES = ("erbil", "sulaymaniyah")
 
@@ -32,26 +34,34 @@ DEFAULT_MODE = "quick"
 
 
 def check_options(players: int, options: dict[str, Any] | None) -> dict[str, str]:
-    """{"mode", "rules"} filled in, or ValueError. With no mode named, two players play a private 1v1 room
+    """{"mode", "rules"} filled in, or BadOption (a ValueError). With no mode named, two players play a private 1v1 room
     (the only mode that seats two). A fixed-rules mode accepts `rules` only when it names those same rules."""
     given = dict(options or {})
     unknown = sorted(set(given) - {"mode", "rules"})
     if unknown:
-        raise ValueError(f"unknown option(s) for konkan_tiles: {', '.join(unknown)}")
+        raise BadOption(f"unknown option(s) for konkan_tiles: {', '.join(unknown)}", "option_unknown",
+                        game="konkan_tiles", options=", ".join(unknown))
     mode = str(given.get("mode", "private" if int(players) == 2 else DEFAULT_MODE)).strip().lower()
     if mode == KIRKUK:
-        raise ValueError("Konkan Kirkuk rules are coming soon and cannot be played yet")
+        raise BadOption("Konkan Kirkuk rules are coming soon and cannot be played yet", "konkan_tiles.kirkuk")
     if mode not in MODES:
-        raise ValueError(f"option 'mode' must be one of {list(MODES)}, not {given.get('mode')!r}")
+        raise BadOption(f"option 'mode' must be one of {list(MODES)}, not {given.get('mode')!r}", "option_choice",
+                        option="mode", value=given.get("mode"), choices=", ".join(MODES))
     spec = MODES[mode]
     if int(players) not in spec.seats:
         seats = " or ".join(str(n) for n in spec.seats)
-        raise ValueError(f"Konkan {mode} is for {seats} players, not {players}")
+        reason = f"Konkan {mode} is for {seats} players, not {players}"
+        if len(spec.seats) == 1:
+            raise BadOption(reason, "konkan_tiles.mode_players", mode=mode, n=spec.seats[0], players=players)
+        raise BadOption(reason, "konkan_tiles.mode_players_either", mode=mode, low=spec.seats[0], n=spec.seats[-1],
+                        players=players)
     rules = given.get("rules")
     if rules is not None:
         rules = str(rules).strip().lower()
         if rules not in RULES:
-            raise ValueError(f"option 'rules' must be one of {list(RULES)}, not {given.get('rules')!r}")
+            raise BadOption(f"option 'rules' must be one of {list(RULES)}, not {given.get('rules')!r}", "option_choice",
+                            option="rules", value=given.get("rules"), choices=", ".join(RULES))
         if spec.rules is not None and rules not in (spec.rules, RULES[0]):
-            raise ValueError(f"rules are chosen only in private rooms; {mode} plays {spec.rules}")
+            raise BadOption(f"rules are chosen only in private rooms; {mode} plays {spec.rules}",
+                            "konkan_tiles.rules_private", mode=mode, rules=spec.rules)
     return {"mode": mode, "rules": spec.rules or rules or RULES[0]}
