@@ -1,0 +1,212 @@
+"""Storage: every field of the records comes back as written (messages, chats, players, deadlines, options), the
+timer guard of `set_deadline`, and the errors the service tells apart. A controllable clock stamps each write."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from storage import NotFound, StaleVersion, Store, TableBusy, WrongStatus
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+async def clock() -> Clock:
+    return Clock()
+
+
+@pytest.fixture
+async def store(tmp_path: Path, clock: Clock):
+    store = await Store.open(str(tmp_path / "records.db"), clock=clock)
+    yield store
+    await store.close()
+
+
+async def started(store: Store, chat: str = "c") -> int:
+    player = await store.upsert_player("tg", f"{chat}-u", "Amina")
+    match = await store.create_match("kenza", "classic", {"target": 151}, "tg", chat, player.id, 5)
+    await store.add_seat(match.id, player_id=player.id)
+    await store.add_seat(match.id, bot_level="normal")
+    await store.start_match(match.id, {"n": 0}, 50.0)
+    return match.id
+
+
+# ---- messages ---------------------------------------------------------------------------------------------------
+async def test_a_saved_message_comes_back_with_every_field(store: Store, clock: Clock) -> None:
+    match_id = await started(store)
+    clock.now = 1234.5
+    saved = await store.save_message("tg", -100, 77, "rack", match_id=match_id, seat=1)
+    assert (saved.match_id, saved.platform, saved.chat_id, saved.message_id, saved.kind, saved.seat,
+            saved.updated) == (match_id, "tg", "-100", "77", "rack", 1, 1234.5)
+    assert isinstance(saved.id, int) and saved.id > 0
+    got = await store.get_message("tg", "rack", match_id=match_id, seat=1)
+    assert got == saved
+
+
+async def test_saving_a_slot_again_replaces_the_message_and_its_chat(store: Store, clock: Clock) -> None:
+    match_id = await started(store)
+    first = await store.save_message("tg", 10, 1, "rack", match_id=match_id, seat=0)
+    clock.now = 2000.0
+    again = await store.save_message("tg", 11, 2, "rack", match_id=match_id, seat=0)
+    assert again.id == first.id
+    assert (again.chat_id, again.message_id, again.updated) == ("11", "2", 2000.0)
+    other_seat = await store.save_message("tg", 12, 3, "rack", match_id=match_id, seat=1)
+    table = await store.save_message("tg", 10, 4, "table", match_id=match_id)
+    other_platform = await store.save_message("dc", 10, 5, "rack", match_id=match_id, seat=0)
+    assert len({first.id, other_seat.id, table.id, other_platform.id}) == 4
+    assert (await store.get_message("tg", "rack", match_id=match_id, seat=0)).message_id == "2"
+    assert (await store.get_message("dc", "rack", match_id=match_id, seat=0)).message_id == "5"
+    assert (await store.get_message("tg", "table", match_id=match_id)).message_id == "4"
+    assert await store.get_message("tg", "table", match_id=match_id, seat=0) is None
+    assert await store.get_message("tg", "notice", match_id=match_id) is None
+
+
+async def test_messages_without_a_match_are_kept_per_chat(store: Store) -> None:
+    lobby = await store.save_message("tg", 5, 1, "help")
+    assert lobby.match_id is None and lobby.seat is None
+    assert await store.get_message("tg", "help", chat_id=5) == lobby
+    assert await store.get_message("tg", "help", chat_id=6) is None
+    assert await store.get_message("dc", "help", chat_id=5) is None
+    with pytest.raises(ValueError, match="get_message needs a match_id or a chat_id"):
+        await store.get_message("tg", "help")
+
+
+async def test_messages_for_match_lists_them_by_kind_then_seat_and_delete_forgets_one(store: Store) -> None:
+    match_id = await started(store)
+    other = await started(store, chat="d")
+    rack1 = await store.save_message("tg", 1, 11, "rack", match_id=match_id, seat=1)
+    table = await store.save_message("tg", 1, 12, "table", match_id=match_id)
+    rack0 = await store.save_message("tg", 1, 13, "rack", match_id=match_id, seat=0)
+    await store.save_message("tg", 2, 14, "table", match_id=other)
+    assert [m.id for m in await store.messages_for_match(match_id)] == [rack0.id, rack1.id, table.id]
+    await store.delete_message(rack1.id)
+    assert [m.id for m in await store.messages_for_match(match_id)] == [rack0.id, table.id]
+    await store.delete_message(10_000)  # unknown: ignored
+    assert len(await store.messages_for_match(other)) == 1
+
+
+# ---- chats and players ------------------------------------------------------------------------------------------
+async def test_chat_settings_merge_and_a_none_returns_to_the_default(store: Store, clock: Clock) -> None:
+    chat = await store.get_chat("tg", -5)
+    assert (chat.platform, chat.chat_id, chat.language, chat.defaults, chat.created) == ("tg", "-5", None, {}, 1000.0)
+    assert chat.turn_timer is None
+    clock.now = 1500.0
+    chat = await store.set_chat_defaults("tg", -5, {"turn_timer": 30, "theme": "green"})
+    assert chat.defaults == {"turn_timer": 30, "theme": "green"} and chat.turn_timer == 30
+    assert chat.created == 1000.0, "changing a setting keeps the chat's creation time"
+    chat = await store.set_chat_defaults("tg", -5, {"turn_timer": None})
+    assert chat.defaults == {"theme": "green"} and chat.turn_timer is None
+    chat = await store.set_chat_defaults("tg", -5, {"turn_timer": 0})
+    assert chat.turn_timer == 0
+    assert (await store.get_chat("tg", -5)).defaults == {"theme": "green", "turn_timer": 0}
+    assert (await store.get_chat("dc", -5)).defaults == {}, "another platform's chat with the same id is its own"
+    fresh = await store.set_chat_defaults("tg", 99, {"turn_timer": 15})
+    assert fresh.defaults == {"turn_timer": 15}
+
+
+async def test_chat_language_is_set_and_cleared_per_chat(store: Store) -> None:
+    chat = await store.set_chat_language("tg", 1, "en")
+    assert (chat.chat_id, chat.language) == ("1", "en")
+    assert (await store.get_chat("tg", 2)).language is None
+    assert (await store.get_chat("tg", 1)).language == "en"
+    assert (await store.set_chat_language("tg", 1, None)).language is None
+
+
+async def test_player_language_is_set_cleared_and_refused_for_an_unknown_player(store: Store) -> None:
+    player = await store.upsert_player("tg", 42, "Badr", client_language="ar")
+    other = await store.upsert_player("tg", 43, "Amina")
+    changed = await store.set_player_language(player.id, "en")
+    assert (changed.id, changed.language, changed.display_name, changed.client_language) == (player.id, "en", "Badr",
+                                                                                            "ar")
+    assert (await store.get_player(other.id)).language is None
+    assert (await store.set_player_language(player.id, None)).language is None
+    with pytest.raises(NotFound, match="no player 9999"):
+        await store.set_player_language(9999, "en")
+
+
+# ---- matches ----------------------------------------------------------------------------------------------------
+async def test_set_deadline_moves_the_timer_only_from_the_version_it_was_computed_on(store: Store,
+                                                                                     clock: Clock) -> None:
+    match_id = await started(store)
+    clock.now = 3000.0
+    match = await store.set_deadline(match_id, 99.5)
+    assert (match.deadline, match.updated, match.version) == (99.5, 3000.0, 0)
+    assert (await store.set_deadline(match_id, 120.0, expected_version=0)).deadline == 120.0
+    await store.apply_move(match_id, 0, 0, "human", "a", {"n": 1}, 130.0)
+    with pytest.raises(StaleVersion) as stale:
+        await store.set_deadline(match_id, 1.0, expected_version=0)
+    assert (stale.value.match_id, stale.value.expected, stale.value.current, stale.value.status) == (match_id, 0, 1,
+                                                                                                     "active")
+    assert (await store.get_match(match_id)).deadline == 130.0
+    assert (await store.set_deadline(match_id, None, expected_version=1)).deadline is None
+    await store.cancel_match(match_id)
+    with pytest.raises(StaleVersion) as stale:
+        await store.set_deadline(match_id, 5.0)
+    assert (stale.value.expected, stale.value.current, stale.value.status) == (1, 1, "cancelled")
+    with pytest.raises(NotFound):
+        await store.set_deadline(12345, 5.0)
+
+
+async def test_set_match_options_replaces_options_and_keeps_the_mode_unless_given(store: Store,
+                                                                                  clock: Clock) -> None:
+    player = await store.upsert_player("tg", "u", "Amina")
+    match = await store.create_match("canasta", "classic", {"target": 5000}, "tg", "c", player.id, 1)
+    clock.now = 4000.0
+    changed = await store.set_match_options(match.id, {"variant": "duo"})
+    assert (changed.options, changed.mode, changed.updated, changed.created) == ({"variant": "duo"}, "classic",
+                                                                               4000.0, 1000.0)
+    assert (await store.set_match_options(match.id, {}, mode="private")).mode == "private"
+    await store.add_seat(match.id, player_id=player.id)
+    await store.start_match(match.id, {"n": 0}, None)
+    with pytest.raises(WrongStatus, match="is active, not lobby"):
+        await store.set_match_options(match.id, {"variant": "classic4"})
+
+
+async def test_latest_match_is_the_chats_newest_table_of_any_status(store: Store) -> None:
+    assert await store.latest_match("tg", "c") is None
+    first = await started(store)
+    await store.cancel_match(first)
+    second = await started(store)
+    await started(store, chat="other")
+    latest = await store.latest_match("tg", "c")
+    assert latest.id == second and latest.status == "active"
+    await store.cancel_match(second)
+    assert (await store.latest_match("tg", "c")).id == second
+    assert await store.latest_match("dc", "c") is None
+
+
+async def test_remove_seat_closes_the_gap_and_refuses_a_missing_seat(store: Store) -> None:
+    players = [await store.upsert_player("tg", f"u{i}", f"P{i}") for i in range(3)]
+    match = await store.create_match("kenza", "classic", {}, "tg", "c", players[0].id, 1)
+    for player in players:
+        await store.add_seat(match.id, player_id=player.id)
+    left = await store.remove_seat(match.id, 1)
+    assert [(s.seat, s.player_id, s.display_name) for s in left] == [(0, players[0].id, "P0"),
+                                                                      (1, players[2].id, "P2")]
+    with pytest.raises(NotFound, match=f"match {match.id} has no seat 2"):
+        await store.remove_seat(match.id, 2)
+
+
+async def test_table_busy_names_the_open_match(store: Store) -> None:
+    match_id = await started(store)
+    with pytest.raises(TableBusy, match=f"tg chat c already has open match {match_id}") as busy:
+        await store.create_match("kenza", "classic", {}, "tg", "c", None, 1)
+    assert busy.value.match_id == match_id
+
+
+async def test_pragma_reads_the_connection_settings_and_refuses_anything_else(store: Store) -> None:
+    assert await store.pragma("journal_mode") == "wal"
+    assert await store.pragma("foreign_keys") == 1
+    assert await store.pragma("busy_timeout") == 5000
+    assert await store.pragma("synchronous") == 2
+    for bad in ("journal_mode; DROP TABLE players", "busy timeout", ""):
+        with pytest.raises(ValueError, match="not a pragma name"):
+            await store.pragma(bad)
