@@ -27,8 +27,10 @@ instead of rerunning every mutant (the code under test must be unchanged since t
 from __future__ import annotations
 
 import argparse
+import ast
 import fnmatch
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -132,6 +134,63 @@ def equivalents() -> dict[str, str]:
     return listed
 
 
+SQL = re.compile(r"^\s*(SELECT|INSERT|UPDATE|DELETE|CREATE|ALTER|DROP|PRAGMA|BEGIN|COMMIT|ROLLBACK|SAVEPOINT|"
+                 r"RELEASE)\b", re.IGNORECASE)
+ROW_NAMES = {"row", "seat", "match", "saved", "taken", "r", "busy"}  # aiosqlite.Row variables in storage/
+
+
+def _sql_words(text: str) -> str:
+    """SQL text with its quoted literals kept and everything else folded to lower case (SQLite's own reading)."""
+    return "".join(part if part.startswith("'") else part.lower() for part in re.split(r"('[^']*')", text))
+
+
+def case_only(original: ast.AST, mutant: ast.AST) -> bool:
+    """The mutant differs from the original only by the letter case of SQL text outside its quoted literals, or of
+    a column name looked up on a row: SQLite reads keywords, table and column names, and sqlite3.Row looks up
+    columns, without regard to case, so such a mutant cannot change what the code does."""
+    if len(list(ast.walk(original))) != len(list(ast.walk(mutant))):
+        return False
+    differing = []
+    parents = {id(child): node for node in ast.walk(mutant) for child in ast.iter_child_nodes(node)}
+    for one, two in zip(ast.walk(original), ast.walk(mutant), strict=False):
+        if type(one) is not type(two):
+            return False
+        if isinstance(one, ast.Constant) and one.value != two.value:
+            differing.append((one.value, two))
+    if not differing:
+        return False
+    for before, node in differing:
+        after = node.value
+        if not (isinstance(before, str) and isinstance(after, str) and before.lower() == after.lower()):
+            return False
+        parent = parents.get(id(node))
+        row_key = (isinstance(parent, ast.Subscript) and isinstance(parent.value, ast.Name)
+                   and parent.value.id in ROW_NAMES)
+        if not row_key and not (SQL.match(before) and _sql_words(before) == _sql_words(after)):
+            return False
+    return True
+
+
+def storage_case_equivalents(work: Path, names: list[str]) -> dict[str, str]:
+    """Which of `names` (storage mutants) are `case_only` changes, with the reason."""
+    found: dict[str, str] = {}
+    trees: dict[str, dict[str, ast.AST]] = {}
+    for name in names:
+        module, _, function = name.rpartition(".")
+        if not module.startswith("storage."):
+            continue
+        if module not in trees:
+            source = (work / "mutants" / (module.replace(".", "/") + ".py")).read_text(encoding="utf-8")
+            trees[module] = {node.name: node for node in ast.walk(ast.parse(source))
+                             if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)}
+        original = trees[module].get(function.rsplit("__mutmut_", 1)[0] + "__mutmut_orig")
+        mutant = trees[module].get(function)
+        if original is not None and mutant is not None:
+            if case_only(ast.Module([*original.body], []), ast.Module([*mutant.body], [])):
+                found[name] = "letter case of SQL text or of a row's column name: SQLite and sqlite3.Row ignore it"
+    return found
+
+
 def results(work: Path, scope: str) -> dict[str, int | None]:
     spec = SCOPES[scope]
     found: dict[str, int | None] = {}
@@ -146,8 +205,10 @@ def results(work: Path, scope: str) -> dict[str, int | None]:
     return found
 
 
-def report(scope: str, found: dict[str, int | None]) -> None:
+def report(scope: str, found: dict[str, int | None], work: Path | None = None) -> None:
     skip = equivalents()
+    if work is not None:
+        skip.update(storage_case_equivalents(work, [n for n, code in found.items() if code not in KILLED]))
     counted = {name: code for name, code in found.items() if name not in skip}
     statuses = Counter(KILLED.get(code, "survived" if code == 0 else "no tests" if code in (5, 33) else
                                   "not checked" if code is None else f"exit {code}") for code in counted.values())
@@ -174,7 +235,7 @@ def main() -> None:
     work = ROOT / ".mutation" / args.scope.replace("/", "-")
     saved = work / "results.json"  # the scope's latest verdict per mutant (mutmut forgets them when tests change)
     if args.report:
-        report(args.scope, json.loads(saved.read_text()) if saved.exists() else results(work, args.scope))
+        report(args.scope, json.loads(saved.read_text()) if saved.exists() else results(work, args.scope), work)
         return
     mutmut = Path(sys.executable).parent / "mutmut"
     names = SCOPES[args.scope].get("mutants", [])
@@ -196,7 +257,7 @@ def main() -> None:
         found = results(work, args.scope)
         (work / "before.json").write_text(json.dumps(found, indent=0, sort_keys=True))
     saved.write_text(json.dumps(found, indent=0, sort_keys=True))
-    report(args.scope, found)
+    report(args.scope, found, work)
 
 if __name__ == "__main__":
     main()

@@ -210,3 +210,144 @@ async def test_pragma_reads_the_connection_settings_and_refuses_anything_else(st
     for bad in ("journal_mode; DROP TABLE players", "busy timeout", ""):
         with pytest.raises(ValueError, match="not a pragma name"):
             await store.pragma(bad)
+
+
+# ---- reads never wait for a writer ----------------------------------------------------------------------------
+READS = {
+    "get_match": lambda store, ids: store.get_match(ids["match"]),
+    "lobby_or_active_match": lambda store, ids: store.lobby_or_active_match("tg", "c"),
+    "latest_match": lambda store, ids: store.latest_match("tg", "c"),
+    "player_active_match": lambda store, ids: store.player_active_match("tg", ids["player"]),
+    "due_timers": lambda store, ids: store.due_timers(10_000.0),
+    "active_matches": lambda store, ids: store.active_matches("tg"),
+    "moves": lambda store, ids: store.moves(ids["match"]),
+    "seats": lambda store, ids: store.seats(ids["match"]),
+    "get_player": lambda store, ids: store.get_player(ids["player"]),
+    "find_player": lambda store, ids: store.find_player("tg", "@nobody"),
+    "get_message": lambda store, ids: store.get_message("tg", "rack", match_id=ids["match"], seat=0),
+    "messages_for_match": lambda store, ids: store.messages_for_match(ids["match"]),
+    "leaderboard": lambda store, ids: store.leaderboard(None, "tg"),
+    "player_stats": lambda store, ids: store.player_stats(ids["player"]),
+    "pragma": lambda store, ids: store.pragma("journal_mode"),
+}
+
+
+@pytest.mark.parametrize("read", sorted(READS))
+async def test_a_read_does_not_wait_for_another_process_writing(store: Store, read: str) -> None:
+    """WAL lets a backup or a second process write while the bot reads: a read must not ask for the write lock
+    (it would wait the whole busy timeout and then fail with "database is locked")."""
+    import sqlite3
+
+    match_id = await started(store)
+    player = (await store.seats(match_id))[0].player_id
+    other = sqlite3.connect(store.path, isolation_level=None, timeout=0.1)
+    try:
+        other.execute("BEGIN IMMEDIATE")
+        other.execute("UPDATE players SET display_name = 'writer' WHERE id = ?", (player,))
+        await READS[read](store, {"match": match_id, "player": player})
+    finally:
+        other.execute("ROLLBACK")
+        other.close()
+
+
+# ---- more of the records' contract -------------------------------------------------------------------------------
+async def test_clearing_a_chat_setting_it_never_had_is_harmless(store: Store) -> None:
+    chat = await store.set_chat_defaults("tg", 7, {"turn_timer": None, "theme": "sand"})
+    assert chat.defaults == {"theme": "sand"}
+
+
+async def test_find_player_by_handle_strips_only_the_at_sign(store: Store) -> None:
+    xena = await store.upsert_player("tg", 1, "Xena", username="Xena")
+    assert (await store.find_player("tg", "@xena")).id == xena.id
+    assert (await store.find_player("tg", "XENA")).id == xena.id
+    await store.upsert_player("tg", 2, "Nameless", username="")
+    assert await store.find_player("tg", "@") is None, "a bare @ is nobody's handle"
+    assert await store.find_player("dc", "@xena") is None
+
+
+async def test_pragma_without_a_value_reads_none(store: Store) -> None:
+    assert await store.pragma("no_such_pragma") is None
+
+
+async def test_a_finished_match_cannot_be_cancelled(store: Store) -> None:
+    match_id = await started(store)
+    await store.apply_move(match_id, 0, 0, "human", "a", {"n": 1}, None,
+                           finished_result={"over": True, "scores": [10, 5], "winners": [0]})
+    with pytest.raises(WrongStatus, match=f"match {match_id} is already finished"):
+        await store.cancel_match(match_id)
+    assert (await store.get_match(match_id)).status == "finished"
+    cancelled = await started(store, chat="d")
+    assert (await store.cancel_match(cancelled)).status == "cancelled"
+    assert (await store.cancel_match(cancelled)).status == "cancelled", "cancelling twice is harmless"
+
+
+async def test_stats_count_a_human_seated_after_a_bot(store: Store) -> None:
+    human = await store.upsert_player("tg", "h", "Human")
+    match = await store.create_match("kenza", "classic", {}, "tg", "c", human.id, 1)
+    await store.add_seat(match.id, bot_level="normal")
+    await store.add_seat(match.id, player_id=human.id)
+    await store.start_match(match.id, {"n": 0}, None)
+    await store.apply_move(match.id, 0, 1, "human", "a", {"n": 1}, None,
+                           finished_result={"over": True, "scores": [40, 110], "winners": [1]})
+    stats = (await store.player_stats(human.id))["kenza"]
+    assert (stats.played, stats.won, stats.drawn, stats.points) == (1, 1, 0, 110)
+
+
+async def test_leaderboard_lists_ten_by_default_with_each_players_id(store: Store) -> None:
+    ids = []
+    for number in range(11):
+        player = await store.upsert_player("tg", f"p{number}", f"P{number}")
+        ids.append(player.id)
+        match = await store.create_match("kenza", "classic", {}, "tg", f"chat{number}", player.id, 1)
+        await store.add_seat(match.id, player_id=player.id)
+        await store.add_seat(match.id, bot_level="random")
+        await store.start_match(match.id, {"n": 0}, None)
+        await store.apply_move(match.id, 0, 0, "human", "a", {"n": 1}, None,
+                               finished_result={"over": True, "scores": [number, 0], "winners": [0]})
+    board = await store.leaderboard("kenza", "tg")
+    assert len(board) == 10
+    assert [row.player_id for row in board] == ids[::-1][:10], "equal wins: more points first"
+    assert [row.rank for row in board] == list(range(1, 11))
+    assert len(await store.leaderboard("kenza", "tg", limit=11)) == 11
+
+
+def test_seat_outcomes_reads_teams_and_ignores_scores_that_are_not_numbers():
+    from storage.stats import seat_outcomes
+
+    # one score for two seats: both seats are side 0 (seat s belongs to side s % len(scores))
+    assert seat_outcomes({"scores": [70], "winners": [0]}, 2) == [(True, False, 70), (True, False, 70)]
+    assert seat_outcomes({"scores": [3, 9], "winners": [1]}, 2) == [(False, False, 3), (True, False, 9)]
+    assert seat_outcomes({"scores": [None, True, "12", 12.6], "winners": []}, 4) == [
+        (False, False, 0), (False, False, 0), (False, False, 0), (False, False, 13)]
+
+
+async def test_errors_name_what_was_refused(store: Store) -> None:
+    from storage import AlreadySeated
+
+    player = await store.upsert_player("tg", "u", "Amina")
+    match = await store.create_match("kenza", "classic", {}, "tg", "c", player.id, 1)
+    with pytest.raises(WrongStatus, match=f"match {match.id} has no seats"):
+        await store.start_match(match.id, {}, None)
+    for both in ({"player_id": player.id, "bot_level": "normal"}, {}):
+        with pytest.raises(ValueError, match="a seat takes exactly one of player_id and bot_level"):
+            await store.add_seat(match.id, **both)
+    await store.add_seat(match.id, player_id=player.id)
+    with pytest.raises(AlreadySeated, match=f"player {player.id} already has seat 0 in match {match.id}"):
+        await store.add_seat(match.id, player_id=player.id)
+    with pytest.raises(NotFound, match="no player 777"):
+        await store.add_seat(match.id, player_id=777)
+    await store.add_seat(match.id, bot_level="normal")
+    with pytest.raises(ValueError, match=r"seat_order must be a permutation of 0\.\.1, not \[0, 2\]"):
+        await store.start_match(match.id, {}, None, seat_order=[0, 2])
+    with pytest.raises(NotFound, match="no match 4242"):
+        await store.set_match_options(4242, {})
+    await store.start_match(match.id, {}, None)
+    with pytest.raises(WrongStatus, match=f"match {match.id} is active, not lobby"):
+        await store.add_seat(match.id, bot_level="normal")
+    with pytest.raises(ValueError, match="actor must be one of .'human', 'bot', 'timer'., not 'ghost'"):
+        await store.apply_move(match.id, 0, 0, "ghost", "a", {}, None)
+    with pytest.raises(StaleVersion, match=f"match {match.id}: expected version 3, it is at 0 and active") as stale:
+        await store.apply_move(match.id, 3, 0, "human", "a", {}, None)
+    assert stale.value.match_id == match.id
+    with pytest.raises(NotFound, match=f"match {match.id} has no seat 5"):
+        await store.set_seat_flags(match.id, 5, away=True)
