@@ -171,6 +171,21 @@ def case_only(original: ast.AST, mutant: ast.AST) -> bool:
     return True
 
 
+FLAGS = {"write", "ensure_ascii"}  # keyword arguments their callees only test for truth
+
+
+def false_to_none(original: ast.AST, mutant: ast.AST) -> bool:
+    """The mutant only passes None for False to a flag its callee tests for truth (`write=None`): the same branch."""
+    def normal(tree: ast.AST) -> str:
+        copy = ast.parse(ast.unparse(tree))
+        for node in ast.walk(copy):
+            if (isinstance(node, ast.keyword) and node.arg in FLAGS and isinstance(node.value, ast.Constant)
+                    and node.value.value is None):
+                node.value = ast.Constant(False)
+        return ast.dump(copy)
+    return ast.dump(original) != ast.dump(mutant) and normal(original) == normal(mutant)
+
+
 def storage_case_equivalents(work: Path, names: list[str]) -> dict[str, str]:
     """Which of `names` (storage mutants) are `case_only` changes, with the reason."""
     found: dict[str, str] = {}
@@ -186,8 +201,11 @@ def storage_case_equivalents(work: Path, names: list[str]) -> dict[str, str]:
         original = trees[module].get(function.rsplit("__mutmut_", 1)[0] + "__mutmut_orig")
         mutant = trees[module].get(function)
         if original is not None and mutant is not None:
-            if case_only(ast.Module([*original.body], []), ast.Module([*mutant.body], [])):
+            one, two = ast.Module([*original.body], []), ast.Module([*mutant.body], [])
+            if case_only(one, two):
                 found[name] = "letter case of SQL text or of a row's column name: SQLite and sqlite3.Row ignore it"
+            elif false_to_none(one, two):
+                found[name] = "None for False in a flag the callee only tests for truth"
     return found
 
 
@@ -241,7 +259,9 @@ def main() -> None:
     names = SCOPES[args.scope].get("mutants", [])
     if args.survivors:
         before = json.loads(saved.read_text()) if saved.exists() else results(work, args.scope)
-        names = sorted(name for name, code in before.items() if code not in KILLED)
+        open_names = [name for name, code in before.items() if code not in KILLED]
+        skip = {**equivalents(), **storage_case_equivalents(work, open_names)}
+        names = sorted(name for name in open_names if name not in skip)
         if names:
             prepare(args.scope, work, False, only_tests=True)
             subprocess.run([str(mutmut), "run", "--max-children", str(args.workers), *names], cwd=work, check=False)

@@ -139,19 +139,23 @@ def test_typed_moves_are_read_case_insensitively_and_printed_in_table_order():
 
 
 @pytest.mark.parametrize(("text", "reason"), [
-    ("", "write a move as: play CARD"),
-    ("play", "write a move as: play CARD"),
-    ("draw 6O", "write a move as: play CARD"),
-    ("play 6O with 4C", "after the card write 'take'"),
+    ("", "write a move as: play CARD [take CARD CARD ...], e.g. play 6O take 4C 5E"),
+    ("play", "write a move as: play CARD [take CARD CARD ...], e.g. play 6O take 4C 5E"),
+    ("draw 6O", "write a move as: play CARD [take CARD CARD ...], e.g. play 6O take 4C 5E"),
+    ("play 6O with 4C", "after the card write 'take' and the table cards, e.g. play 6O take 4C 5E"),
     ("play 6O take", "name the table cards to take after 'take'"),
     ("play 6O take 5E 5E", "a table card is named twice"),
     ("play 6O take 4C 3B", "6O with 4C 3B makes 13, not 15"),
-    ("play 6O", "6O can capture .e.g. take 5E 4C.: capture is mandatory for it"),
+    ("play 6O", "6O can capture (e.g. take 5E 4C): capture is mandatory for it"),
+    ("play 7O", "7O is not in your hand"),
+    ("play 6O take 7E", "7E is not on the table"),
 ])
 def test_a_malformed_or_wrong_move_is_refused_with_its_reason(text, reason):
+    """The reason is what the player reads, word for word."""
     state = layout_state([["6O", "1C"], ["2C"]], ["5E", "4C", "3B"])
-    with pytest.raises(IllegalMove, match=reason):
+    with pytest.raises(IllegalMove) as refused:
         GAME.parse_move(state, 0, text)
+    assert refused.value.reason == reason
 
 
 def test_a_capture_moves_the_cards_and_a_lay_adds_to_the_table():
@@ -219,3 +223,96 @@ def test_normal_bot_with_the_last_card_values_the_leftovers():
 def test_normal_bot_refuses_an_empty_choice():
     with pytest.raises(ValueError, match="no legal move to choose from"):
         bots.get("kenza", "normal").choose(GAME.view(layout_state([["1C"], []], []), 0), [], random.Random(0))
+
+
+def test_normal_bot_lays_the_card_worth_least_when_it_cannot_capture():
+    # Nothing on the table can be completed by either card; laying gives the card away: lay the plain one.
+    state = layout_state([["1O", "1C"], ["2C", "3C"]], [], stock=["4B", "5B", "6B", "4E", "5E", "6E"])
+    assert sorted(GAME.legal_moves(state, 0)) == ["play 1C", "play 1O"]
+    assert normal(state) == "play 1C"
+
+
+def test_normal_bot_keeps_a_seven_rather_than_lay_it():
+    # A seven never captures alone (no card is eight), so it is worth keeping; lay the six instead.
+    state = layout_state([["7C", "6C"], ["2C", "3C"]], [], stock=["4B", "5B", "6B", "4E", "5E", "6E"])
+    assert normal(state) == "play 6C"
+
+
+def finish(state):
+    """Play the first legal move until the deal (or the match) changes."""
+    start = (state["round"], state["over"])
+    while (state["round"], state["over"]) == start:
+        seat = GAME.to_move(state)
+        state = GAME.apply(state, seat, GAME.legal_moves(state, seat)[0])
+    return state
+
+
+def test_three_players_each_score_their_own_pile():
+    state = layout_state([["1C"], ["2C"], ["6O"]], ["4O", "5O"], players=3, dealer=2)
+    for seat, move in enumerate(["play 1C", "play 2C", "play 6O take 4O 5O"]):
+        state = GAME.apply(state, seat, move)
+    assert GAME.result(state)["history"][0] == [0, 0, 15 + 2]
+
+
+def test_reaching_the_target_exactly_wins_and_a_single_leader_is_no_draw():
+    state = layout_state([["6O"], ["1C"]], ["4O", "5O"], target=101)
+    state["scores"] = [85, 0]
+    state = GAME.apply(GAME.apply(state, 0, "play 6O take 4O 5O"), 1, "play 1C")
+    assert state["scores"] == [101, 0]
+    result = GAME.result(state)
+    assert result["over"] and result["winners"] == [0] and "draw" not in result
+    assert GAME.to_move(state) is None and GAME.legal_moves(state, 0) == [] and GAME.legal_moves(state, 1) == []
+    assert GAME.view(state, None)["table"] == [], "the leftovers went to the last capturer"
+    assert GAME.view(state, 0)["draw"] is False
+
+
+def test_after_a_new_three_cards_the_turn_passes_on():
+    state = layout_state([["1C"], ["2C"]], [], stock=["3C", "4C", "5C", "6C", "1E", "2E"], dealer=1)
+    state = GAME.apply(GAME.apply(state, 0, "play 1C"), 1, "play 2C")
+    assert GAME.to_move(state) == 0
+
+
+def test_a_layout_starts_with_the_first_seat_after_the_dealer_that_holds_cards():
+    state = GAME.new(3, {}, layout={"hands": [["1C"], [], ["2C"]], "dealer": 0})
+    assert GAME.to_move(state) == 2
+
+
+def test_sweeps_count_every_time_and_add_up_over_deals():
+    state = layout_state([["6O", "12C"], ["1C", "3C"]], ["4O", "5O"], stock=[], target=301)
+    state = GAME.apply(state, 0, "play 6O take 4O 5O")
+    state = GAME.apply(state, 1, "play 3C")
+    state = GAME.apply(state, 0, "play 12C take 3C")
+    assert state["sweeps"] == [2, 0]
+    state = GAME.apply(state, 1, "play 1C")
+    assert GAME.result(state)["sweeps"] == [2, 0]
+    state["sweeps"] = [1, 3]
+    state["hands"], state["stock"] = [[], ["7B"]], []
+    state["to_move"] = 1
+    state = GAME.apply(state, 1, "play 7B")
+    assert GAME.result(state)["sweeps"] == [3, 3]
+
+
+def test_every_deal_is_shuffled_anew():
+    state = GAME.new(2, {"target": 301}, seed=4)
+    first = state["hands"][0] + state["table"] + state["stock"]
+    state = finish(state)
+    assert state["round"] == 2
+    second = [*state["hands"][state["dealer"]], *state["hands"][1 - state["dealer"]], *state["table"], *state["stock"]]
+    assert sorted(second) == sorted(engine.cards.spanish_deck())
+    assert state["table"] + state["stock"] != first[3:3 + 4] + first[7:], "the second deal is not the first again"
+    assert state["table"] != GAME.new(2, {"target": 301}, seed=4)["table"]
+
+
+def test_capture_subsets_for_any_sum():
+    assert capture_subsets(["1C", "2E"], "11O", 12) == [(0,)]
+    assert capture_subsets(["1C"], "12O", 12) == []
+
+
+def test_normal_bot_lays_the_card_that_leaves_the_opponent_least():
+    # Neither card captures. Laying 3C lets any ace take 11O + 3C (1 + 11 + 3 = 15, the gold ace worth 10 more);
+    # laying 5C leaves only a four taking the caballo alone. Both cost one point: the threat decides, every time.
+    state = layout_state([["3C", "5C"], ["2C", "6C"]], ["11O"], stock=["4B", "5B", "6B", "4E", "5E", "6E"])
+    assert sorted(GAME.legal_moves(state, 0)) == ["play 3C", "play 5C"]
+    view, legal = GAME.view(state, 0), GAME.legal_moves(state, 0)
+    bot = bots.get("kenza", "normal")
+    assert {bot.choose(view, legal, random.Random(seed)) for seed in range(12)} == {"play 5C"}
