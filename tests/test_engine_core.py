@@ -17,6 +17,13 @@ from engine.errors import IllegalMove
 KENZA = engine.get("kenza")
 
 
+def message(error_type, call, *args, **kwargs) -> str:
+    """The exact text of the error `call` raises: players read these reasons word for word."""
+    with pytest.raises(error_type) as raised:
+        call(*args, **kwargs)
+    return raised.value.reason if isinstance(raised.value, IllegalMove) else str(raised.value)
+
+
 # ----------------------------------------------------------------------------------------------------- registry
 def test_game_ids_are_the_implemented_games_sorted():
     ids = engine.game_ids()
@@ -38,8 +45,7 @@ def test_option_spec_with_choices_accepts_numbers_typed_as_text():
     spec = OptionSpec(151, choices=(101, 151, 301))
     assert spec.check("target", "301") == 301
     assert spec.check("target", 101) == 101
-    with pytest.raises(ValueError, match=r"option 'target' must be one of \[101, 151, 301\], not '99'"):
-        spec.check("target", "99")
+    assert message(ValueError, spec.check, "target", "99") == "option 'target' must be one of [101, 151, 301], not '99'"
     words = OptionSpec("kenza", choices=("kenza", "rabaeen"))
     assert words.check("variant", "rabaeen") == "rabaeen"
     with pytest.raises(ValueError):
@@ -51,13 +57,10 @@ def test_option_spec_bounds_are_inclusive_and_refuse_what_is_not_a_whole_number(
     assert spec.check("timer", 10) == 10
     assert spec.check("timer", "600") == 600
     assert spec.check("timer", " 42 ") == 42
-    with pytest.raises(ValueError, match="option 'timer' must be at least 10"):
-        spec.check("timer", 9)
-    with pytest.raises(ValueError, match="option 'timer' must be at most 600"):
-        spec.check("timer", "601")
+    assert message(ValueError, spec.check, "timer", 9) == "option 'timer' must be at least 10"
+    assert message(ValueError, spec.check, "timer", "601") == "option 'timer' must be at most 600"
     for bad in (True, 1.5, "ten", "4-2", None):
-        with pytest.raises(ValueError, match="must be a whole number"):
-            spec.check("timer", bad)
+        assert message(ValueError, spec.check, "timer", bad) == f"option 'timer' must be a whole number, not {bad!r}"
     assert OptionSpec(0, minimum=-5).check("offset", "-5") == -5
     assert OptionSpec(1).check("any", 10**9) == 10**9
 
@@ -67,10 +70,10 @@ def test_check_options_fills_defaults_and_refuses_wrong_players_or_unknown_keys(
     assert KENZA.check_options(info.min_players, None) == {name: spec.default for name, spec in info.options.items()}
     assert KENZA.check_options(str(info.max_players), {"target": "301"})["target"] == 301
     for players in (info.min_players - 1, info.max_players + 1):
-        with pytest.raises(ValueError, match=f"kenza is for {info.min_players}-{info.max_players} players, not"):
-            KENZA.check_options(players, {})
-    with pytest.raises(ValueError, match="unknown option.s. for kenza: colour, speed"):
-        KENZA.check_options(2, {"speed": 1, "colour": "red", "target": 151})
+        assert message(ValueError, KENZA.check_options, players, {}) == \
+            f"kenza is for {info.min_players}-{info.max_players} players, not {players}"
+    assert message(ValueError, KENZA.check_options, 2, {"speed": 1, "colour": "red", "target": 151}) == \
+        "unknown option(s) for kenza: colour, speed"
 
 
 def test_clone_copies_nested_json_so_changing_the_copy_leaves_the_original():
@@ -88,15 +91,14 @@ def test_apply_refuses_the_wrong_seat_and_a_finished_match_and_never_changes_the
     state = KENZA.new(2, {}, seed=3)
     seat = KENZA.to_move(state)
     before = json.dumps(state, sort_keys=True)
-    with pytest.raises(IllegalMove, match="it is not your turn"):
-        KENZA.apply(state, 1 - seat, KENZA.legal_moves(state, seat)[0])
+    assert message(IllegalMove, KENZA.apply, state, 1 - seat, KENZA.legal_moves(state, seat)[0]) == \
+        "it is not your turn"
     after = KENZA.apply(state, seat, KENZA.legal_moves(state, seat)[0])
     assert json.dumps(state, sort_keys=True) == before
     assert after != state
     over = dict(state, over=True)
     assert KENZA.to_move(over) is None
-    with pytest.raises(IllegalMove, match="the match is over"):
-        KENZA.apply(over, seat, KENZA.legal_moves(state, seat)[0])
+    assert message(IllegalMove, KENZA.apply, over, seat, KENZA.legal_moves(state, seat)[0]) == "the match is over"
 
 
 def test_json_round_trip_and_from_json_refuses_another_games_state():
@@ -109,8 +111,7 @@ def test_json_round_trip_and_from_json_refuses_another_games_state():
     assert data["hands"][0], "from_json must hand back a copy"
     assert KENZA.players(state) == 3
     tunj = engine.get("tunj")
-    with pytest.raises(ValueError, match="not a kenza state"):
-        KENZA.from_json(tunj.to_json(tunj.new(2, {}, seed=1)))
+    assert message(ValueError, KENZA.from_json, tunj.to_json(tunj.new(2, {}, seed=1))) == "not a kenza state"
     with pytest.raises(ValueError, match="not a kenza state"):
         KENZA.from_json("[1, 2]")
 
@@ -152,8 +153,7 @@ def test_next_u64_is_splitmix64():
 
 def test_below_is_in_range_reaches_every_value_and_refuses_an_empty_range():
     for bad in (0, -3):
-        with pytest.raises(ValueError, match="n must be positive"):
-            rng.below(1, bad)
+        assert message(ValueError, rng.below, 1, bad) == "n must be positive"
     state, seen = 42, Counter()
     for _ in range(600):
         state, value = rng.below(state, 6)
@@ -204,8 +204,7 @@ def test_french_codes_read_as_notation_says():
     assert cards.parse_french("x") == cards.JOKER == "X"
     assert cards.parse_french("qd") == "QD"
     for bad in ("1S", "11H", "AX", "T", "ASS", "", "XX"):
-        with pytest.raises(IllegalMove, match=f"'{bad}' is not a card"):
-            cards.parse_french(bad)
+        assert message(IllegalMove, cards.parse_french, bad) == f"'{bad}' is not a card (e.g. AS, TH, 7C, X)"
 
 
 def test_french_card_parts():
@@ -229,8 +228,7 @@ def test_spanish_codes_read_as_notation_says():
     assert cards.parse_spanish(" 12c ") == "12C"
     assert cards.parse_spanish("01e") == "1E"
     for bad in ("8O", "9B", "13C", "0O", "6X", "O6", "123O"):
-        with pytest.raises(IllegalMove, match=f"'{bad}' is not a card"):
-            cards.parse_spanish(bad)
+        assert message(IllegalMove, cards.parse_spanish, bad) == f"'{bad}' is not a card (e.g. 1O, 7C, 10E, 12B)"
     assert cards.spanish_value("12B") == 12 and cards.spanish_value("1O") == 1
     assert cards.spanish_suit("12B") == "B"
     deck = cards.spanish_deck()
@@ -245,8 +243,7 @@ def test_tile_codes_read_as_notation_says():
     assert cards.parse_tile("b01") == "B1"
     assert cards.parse_tile("f") == cards.FALSE_JOKER == "F"
     for bad in ("R0", "R14", "G5", "9R", "R", "FF"):
-        with pytest.raises(IllegalMove, match=f"'{bad}' is not a tile"):
-            cards.parse_tile(bad)
+        assert message(IllegalMove, cards.parse_tile, bad) == f"'{bad}' is not a tile (e.g. R9, K13, B1, F)"
     tiles = cards.tile_set()
     counts = Counter(tiles)
     assert len(tiles) == 106 and counts["F"] == 2 and counts["Y13"] == 2 and counts["R1"] == 2 and len(counts) == 53
@@ -262,10 +259,10 @@ def test_split_wild_reads_what_a_wild_stands_for():
 def test_check_counts_allows_up_to_the_deck_and_names_the_excess():
     deck = cards.french_deck(2, 4)
     cards.check_counts(["AS", "AS", "X", "X", "X", "X"], deck)
-    with pytest.raises(ValueError, match="card AS appears 3 times; the deck has 2"):
-        cards.check_counts(["AS", "AS", "AS"], deck)
-    with pytest.raises(ValueError, match="tile Z9 appears 1 times; the deck has 0"):
-        cards.check_counts(["Z9"], cards.tile_set(), what="tile")
+    assert message(ValueError, cards.check_counts, ["AS", "AS", "AS"], deck) == \
+        "card AS appears 3 times; the deck has 2"
+    assert message(ValueError, cards.check_counts, ["Z9"], cards.tile_set(), what="tile") == \
+        "tile Z9 appears 1 times; the deck has 0"
     cards.check_counts([], deck)
 
 
@@ -274,8 +271,7 @@ def test_remove_cards_takes_one_copy_each_and_refuses_a_missing_card():
     assert cards.remove_cards(pile, ["AS"]) == ["AS", "7H"]
     assert cards.remove_cards(pile, ["AS", "AS"]) == ["7H"]
     assert pile == ["AS", "AS", "7H"]
-    with pytest.raises(IllegalMove, match="7H is not in your hand"):
-        cards.remove_cards(pile, ["7H", "7H"])
+    assert message(IllegalMove, cards.remove_cards, pile, ["7H", "7H"]) == "7H is not in your hand"
 
 
 # --------------------------------------------------------------------------------------------------- bots
@@ -284,8 +280,7 @@ def test_bot_registry_finds_each_games_levels_and_refuses_unknown_ones():
         for level in bots.LEVELS:
             bot = bots.get(game_id, level)
             assert bot.level == level
-    with pytest.raises(ValueError, match="unknown bot level 'hard'; choose one of random, normal"):
-        bots.get("kenza", "hard")
+    assert message(ValueError, bots.get, "kenza", "hard") == "unknown bot level 'hard'; choose one of random, normal"
 
 
 def test_random_bot_picks_every_legal_move_and_refuses_none():
@@ -294,8 +289,7 @@ def test_random_bot_picks_every_legal_move_and_refuses_none():
     picked = Counter(bot.choose({}, ["a", "b", "c"], chooser) for _ in range(300))
     assert set(picked) == {"a", "b", "c"} and min(picked.values()) > 60
     assert bot.choose({}, ["only"], chooser) == "only"
-    with pytest.raises(ValueError, match="no legal move to choose from"):
-        bot.choose({}, [], chooser)
+    assert message(ValueError, bot.choose, {}, [], chooser) == "no legal move to choose from"
 
 
 def test_decide_asks_the_level_with_the_seats_own_view_and_moves():

@@ -84,8 +84,9 @@ def test_layout_keys_hands_and_cards_are_checked():
         GAME.new(2, {}, layout={"hands": [["1C"], ["2C"]], "deck": [], "jokers": 1})
     with pytest.raises(ValueError, match="layout has 3 hands for 2 players"):
         GAME.new(2, {}, layout={"hands": [["1C"], ["2C"], ["3C"]]})
-    with pytest.raises(ValueError, match="layout has no cards to play"):
+    with pytest.raises(ValueError) as empty:
         GAME.new(2, {}, layout={"table": ["1C"]})
+    assert str(empty.value) == "layout has no cards to play"
     with pytest.raises(ValueError, match="card 1C appears 2 times"):
         GAME.new(2, {}, layout={"hands": [["1C"]], "table": ["1c"]})
     with pytest.raises(IllegalMove, match="'8C' is not a card"):
@@ -221,8 +222,9 @@ def test_normal_bot_with_the_last_card_values_the_leftovers():
 
 
 def test_normal_bot_refuses_an_empty_choice():
-    with pytest.raises(ValueError, match="no legal move to choose from"):
+    with pytest.raises(ValueError) as refused:
         bots.get("kenza", "normal").choose(GAME.view(layout_state([["1C"], []], []), 0), [], random.Random(0))
+    assert str(refused.value) == "no legal move to choose from"
 
 
 def test_normal_bot_lays_the_card_worth_least_when_it_cannot_capture():

@@ -324,30 +324,39 @@ def test_seat_outcomes_reads_teams_and_ignores_scores_that_are_not_numbers():
 async def test_errors_name_what_was_refused(store: Store) -> None:
     from storage import AlreadySeated
 
+    async def text(error_type, call) -> str:
+        with pytest.raises(error_type) as raised:
+            await call
+        return str(raised.value)
+
     player = await store.upsert_player("tg", "u", "Amina")
     match = await store.create_match("kenza", "classic", {}, "tg", "c", player.id, 1)
-    with pytest.raises(WrongStatus, match=f"match {match.id} has no seats"):
-        await store.start_match(match.id, {}, None)
+    assert await text(WrongStatus, store.start_match(match.id, {}, None)) == f"match {match.id} has no seats"
     for both in ({"player_id": player.id, "bot_level": "normal"}, {}):
-        with pytest.raises(ValueError, match="a seat takes exactly one of player_id and bot_level"):
-            await store.add_seat(match.id, **both)
+        assert await text(ValueError, store.add_seat(match.id, **both)) == \
+            "a seat takes exactly one of player_id and bot_level"
     await store.add_seat(match.id, player_id=player.id)
-    with pytest.raises(AlreadySeated, match=f"player {player.id} already has seat 0 in match {match.id}"):
-        await store.add_seat(match.id, player_id=player.id)
-    with pytest.raises(NotFound, match="no player 777"):
-        await store.add_seat(match.id, player_id=777)
+    assert await text(AlreadySeated, store.add_seat(match.id, player_id=player.id)) == \
+        f"player {player.id} already has seat 0 in match {match.id}"
+    assert await text(NotFound, store.add_seat(match.id, player_id=777)) == "no player 777"
     await store.add_seat(match.id, bot_level="normal")
-    with pytest.raises(ValueError, match=r"seat_order must be a permutation of 0\.\.1, not \[0, 2\]"):
-        await store.start_match(match.id, {}, None, seat_order=[0, 2])
-    with pytest.raises(NotFound, match="no match 4242"):
-        await store.set_match_options(4242, {})
+    assert await text(ValueError, store.start_match(match.id, {}, None, seat_order=[0, 2])) == \
+        "seat_order must be a permutation of 0..1, not [0, 2]"
+    assert await text(NotFound, store.set_match_options(4242, {})) == "no match 4242"
     await store.start_match(match.id, {}, None)
-    with pytest.raises(WrongStatus, match=f"match {match.id} is active, not lobby"):
-        await store.add_seat(match.id, bot_level="normal")
-    with pytest.raises(ValueError, match="actor must be one of .'human', 'bot', 'timer'., not 'ghost'"):
-        await store.apply_move(match.id, 0, 0, "ghost", "a", {}, None)
-    with pytest.raises(StaleVersion, match=f"match {match.id}: expected version 3, it is at 0 and active") as stale:
-        await store.apply_move(match.id, 3, 0, "human", "a", {}, None)
-    assert stale.value.match_id == match.id
-    with pytest.raises(NotFound, match=f"match {match.id} has no seat 5"):
-        await store.set_seat_flags(match.id, 5, away=True)
+    assert await text(WrongStatus, store.add_seat(match.id, bot_level="normal")) == \
+        f"match {match.id} is active, not lobby"
+    assert await text(ValueError, store.apply_move(match.id, 0, 0, "ghost", "a", {}, None)) == \
+        "actor must be one of ('human', 'bot', 'timer'), not 'ghost'"
+    assert await text(StaleVersion, store.apply_move(match.id, 3, 0, "human", "a", {}, None)) == \
+        f"match {match.id}: expected version 3, it is at 0 and active"
+    assert await text(NotFound, store.set_seat_flags(match.id, 5, away=True)) == f"match {match.id} has no seat 5"
+    assert await text(NotFound, store.remove_seat(4242, 0)) == "no match 4242"
+    assert await text(NotFound, store.set_player_language(9999, "en")) == "no player 9999"
+    assert await text(ValueError, store.get_message("tg", "help")) == "get_message needs a match_id or a chat_id"
+    assert await text(TableBusy, store.create_match("kenza", "classic", {}, "tg", "c", None, 1)) == \
+        f"tg chat c already has open match {match.id}"
+    assert await text(ValueError, store.pragma("a b")) == "not a pragma name: 'a b'"
+    finished = await started(store, chat="f")
+    await store.apply_move(finished, 0, 0, "human", "a", {}, None, finished_result={"over": True, "winners": [0]})
+    assert await text(WrongStatus, store.cancel_match(finished)) == f"match {finished} is already finished"
