@@ -30,6 +30,7 @@ import argparse
 import ast
 import fnmatch
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -171,7 +172,7 @@ def case_only(original: ast.AST, mutant: ast.AST) -> bool:
     return True
 
 
-FLAGS = {"write", "ensure_ascii"}  # keyword arguments their callees only test for truth
+FLAGS = {"write", "ensure_ascii", "allow_nan"}  # keyword arguments their callees only test for truth
 
 
 def false_to_none(original: ast.AST, mutant: ast.AST) -> bool:
@@ -240,6 +241,27 @@ def report(scope: str, found: dict[str, int | None], work: Path | None = None) -
             print(f"  {'survived' if code == 0 else 'no tests' if code in (5, 33) else code}: {name}")
 
 
+def run_mutmut(work: Path, workers: int, names: list[str]) -> None:
+    """Run mutmut, echoing its output. Once it has printed its final rate, give it a few seconds to exit: with the
+    chat adapters' tests imported (bot scopes) its process can linger on threads those libraries left behind."""
+    mutmut = Path(sys.executable).parent / "mutmut"
+    process = subprocess.Popen([str(mutmut), "run", "--max-children", str(workers), *names], cwd=work,
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    assert process.stdout is not None
+    tail = b""
+    while chunk := os.read(process.stdout.fileno(), 4096):
+        sys.stdout.buffer.write(chunk)
+        sys.stdout.flush()
+        tail = (tail + chunk)[-200:]
+        if b"mutations/second" in tail:
+            break
+    try:
+        process.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        process.terminate()
+        process.wait()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("scope", choices=sorted(SCOPES))
@@ -255,7 +277,6 @@ def main() -> None:
     if args.report:
         report(args.scope, json.loads(saved.read_text()) if saved.exists() else results(work, args.scope), work)
         return
-    mutmut = Path(sys.executable).parent / "mutmut"
     names = SCOPES[args.scope].get("mutants", [])
     if args.survivors:
         before = json.loads(saved.read_text()) if saved.exists() else results(work, args.scope)
@@ -264,7 +285,7 @@ def main() -> None:
         names = sorted(name for name in open_names if name not in skip)
         if names:
             prepare(args.scope, work, False, only_tests=True)
-            subprocess.run([str(mutmut), "run", "--max-children", str(args.workers), *names], cwd=work, check=False)
+            run_mutmut(work, args.workers, names)
         rerun = results(work, args.scope)
         found = {**before, **{name: rerun.get(name) for name in names}}
     else:
@@ -273,7 +294,7 @@ def main() -> None:
                 prepare(args.scope, work, args.fresh, export(args.rev, Path(folder)))
         else:
             prepare(args.scope, work, args.fresh)
-        subprocess.run([str(mutmut), "run", "--max-children", str(args.workers), *names], cwd=work, check=False)
+        run_mutmut(work, args.workers, names)
         found = results(work, args.scope)
         (work / "before.json").write_text(json.dumps(found, indent=0, sort_keys=True))
     saved.write_text(json.dumps(found, indent=0, sort_keys=True))

@@ -258,6 +258,7 @@ async def test_clearing_a_chat_setting_it_never_had_is_harmless(store: Store) ->
 
 async def test_find_player_by_handle_strips_only_the_at_sign(store: Store) -> None:
     xena = await store.upsert_player("tg", 1, "Xena", username="Xena")
+    assert (await store.find_player("tg", "@Xena")).id == xena.id
     assert (await store.find_player("tg", "@xena")).id == xena.id
     assert (await store.find_player("tg", "XENA")).id == xena.id
     await store.upsert_player("tg", 2, "Nameless", username="")
@@ -360,3 +361,48 @@ async def test_errors_name_what_was_refused(store: Store) -> None:
     finished = await started(store, chat="f")
     await store.apply_move(finished, 0, 0, "human", "a", {}, None, finished_result={"over": True, "winners": [0]})
     assert await text(WrongStatus, store.cancel_match(finished)) == f"match {finished} is already finished"
+
+
+async def test_records_carry_every_field_as_written(store: Store, clock: Clock) -> None:
+    player = await store.upsert_player("tg", 5, "Amina", client_language="ar", username="amina")
+    assert (player.platform, player.user_id, player.display_name, player.created) == ("tg", "5", "Amina", 1000.0)
+    clock.now = 1100.0
+    match = await store.create_match("kenza", "classic", {"target": 151}, "tg", -7, player.id, 42)
+    assert (match.game, match.mode, match.options, match.status, match.seed, match.platform, match.chat_id,
+            match.creator_id, match.created, match.updated, match.snapshot, match.version, match.finished,
+            match.result) == ("kenza", "classic", {"target": 151}, "lobby", 42, "tg", "-7", player.id, 1100.0,
+                              1100.0, None, 0, None, None)
+    seat = await store.add_seat(match.id, player_id=player.id)
+    assert (seat.match_id, seat.seat, seat.player_id, seat.bot_level, seat.timeouts_in_a_row, seat.away,
+            seat.display_name) == (match.id, 0, player.id, None, 0, False, "Amina")
+    await store.start_match(match.id, {"n": 0}, 70.0)
+    clock.now = 1200.0
+    await store.apply_move(match.id, 0, 0, "timer", "play 1O", {"n": 1}, None)
+    [move] = await store.moves(match.id)
+    assert (move.match_id, move.seq, move.seat, move.actor, move.move, move.at) == (match.id, 1, 0, "timer",
+                                                                                   "play 1O", 1200.0)
+
+
+async def test_json_columns_keep_arabic_readable_and_compact(store: Store) -> None:
+    import sqlite3
+
+    player = await store.upsert_player("tg", 5, "Amina")
+    match = await store.create_match("kenza", "classic", {"name": "مجلس", "n": 1}, "tg", 1, player.id, 1)
+    with sqlite3.connect(store.path) as raw:
+        [(text,)] = raw.execute("SELECT options FROM matches WHERE id = ?", (match.id,)).fetchall()
+    assert text == '{"name":"مجلس","n":1}'
+
+
+async def test_a_closed_store_refuses_to_work_and_closing_twice_is_harmless(tmp_path: Path) -> None:
+    store = await Store.open(str(tmp_path / "closed.db"))
+    await store.close()
+    await store.close()
+    with pytest.raises(ValueError):
+        await store.get_match(1)
+
+
+def test_database_url_drops_its_query():
+    from storage import database_path
+
+    assert database_path("sqlite:///data/x.db?mode=ro") == "data/x.db"
+    assert database_path("sqlite:///data/x.db?mode=ro?cache=shared") == "data/x.db"
