@@ -120,7 +120,8 @@ def prepare(scope: str, work: Path, fresh: bool, source: Path = ROOT, only_tests
         f"only_mutate = {toml_list(mutated_files(scope))}\n"
         f"also_copy = {toml_list(others)}\n"
         f"pytest_add_cli_args_test_selection = {toml_list(tests + SLOW)}\n"
-        'pytest_add_cli_args = ["-p", "no:cacheprovider", "-x", "-q"]\n',
+        'pytest_add_cli_args = ["-p", "no:cacheprovider", "-x", "-q"]\n'
+        "timeout_multiplier = 3.0\n",  # an endless loop (a mutated bound) is a kill; do not wait 30x the tests' time
         encoding="utf-8")
 
 

@@ -59,7 +59,7 @@ def test_option_spec_bounds_are_inclusive_and_refuse_what_is_not_a_whole_number(
     assert spec.check("timer", " 42 ") == 42
     assert message(ValueError, spec.check, "timer", 9) == "option 'timer' must be at least 10"
     assert message(ValueError, spec.check, "timer", "601") == "option 'timer' must be at most 600"
-    for bad in (True, 1.5, "ten", "4-2", None):
+    for bad in (True, 1.5, "ten", "4-2", None, "X5", "--5", "-", ""):
         assert message(ValueError, spec.check, "timer", bad) == f"option 'timer' must be a whole number, not {bad!r}"
     assert OptionSpec(0, minimum=-5).check("offset", "-5") == -5
     assert OptionSpec(1).check("any", 10**9) == 10**9
@@ -74,6 +74,8 @@ def test_check_options_fills_defaults_and_refuses_wrong_players_or_unknown_keys(
             f"kenza is for {info.min_players}-{info.max_players} players, not {players}"
     assert message(ValueError, KENZA.check_options, 2, {"speed": 1, "colour": "red", "target": 151}) == \
         "unknown option(s) for kenza: colour, speed"
+    assert message(ValueError, KENZA.check_options, 2, {"target": 99}) == \
+        "option 'target' must be one of [101, 151, 301], not 99"
 
 
 def test_clone_copies_nested_json_so_changing_the_copy_leaves_the_original():
@@ -302,3 +304,28 @@ def test_decide_asks_the_level_with_the_seats_own_view_and_moves():
         assert move == bots.get("kenza", level).choose(KENZA.view(state, seat), legal, random.Random(3))
     random_moves = {bots.decide("kenza", state, seat, "random", random.Random(n)) for n in range(40)}
     assert random_moves == set(legal)
+    tunj = engine.get("tunj")  # its normal bot reads the seat's own piles from the view
+    state = tunj.new(2, {}, seed=2)
+    seat = tunj.to_move(state)
+    assert bots.decide("tunj", state, seat, "normal", random.Random(1)) in tunj.legal_moves(state, seat)
+
+
+def test_games_load_once_and_a_missing_game_module_is_not_offered(monkeypatch):
+    import importlib
+
+    monkeypatch.setattr(engine, "_loaded", {})
+    first = engine.get("tunj")
+    assert first is engine.get("tunj") and first.id == "tunj" and engine._loaded == {"tunj": first}
+    monkeypatch.setattr(engine, "_MODULES", {**engine._MODULES, "ghost": "engine.ghost_game_not_written"})
+    assert "ghost" not in engine.game_ids()
+    real = importlib.import_module
+
+    def broken(name, *args):
+        if name == "engine.broken":
+            raise ModuleNotFoundError("No module named 'pillowx'", name="pillowx")
+        return real(name, *args)
+
+    monkeypatch.setattr(engine.importlib, "import_module", broken)
+    monkeypatch.setattr(engine, "_MODULES", {**engine._MODULES, "broken": "engine.broken"})
+    with pytest.raises(ModuleNotFoundError, match="pillowx"):
+        engine.get("broken")  # a game whose own dependency is missing is an error, not an absent game

@@ -263,6 +263,8 @@ async def test_find_player_by_handle_strips_only_the_at_sign(store: Store) -> No
     assert (await store.find_player("tg", "XENA")).id == xena.id
     await store.upsert_player("tg", 2, "Nameless", username="")
     assert await store.find_player("tg", "@") is None, "a bare @ is nobody's handle"
+    xx = await store.upsert_player("dc", 3, "Xx", username="XX")  # Discord handles may be two letters
+    assert (await store.find_player("dc", "@XX")).id == xx.id
     assert await store.find_player("dc", "@xena") is None
 
 
@@ -406,3 +408,27 @@ def test_database_url_drops_its_query():
 
     assert database_path("sqlite:///data/x.db?mode=ro") == "data/x.db"
     assert database_path("sqlite:///data/x.db?mode=ro?cache=shared") == "data/x.db"
+
+
+async def test_migration_and_url_errors_say_what_is_wrong(tmp_path: Path) -> None:
+    import aiosqlite
+
+    from storage import SchemaTooNew, database_path
+    from storage.migrations import MIGRATIONS, Migration, apply_migrations, latest_version
+
+    assert latest_version(()) == 0
+    assert latest_version(MIGRATIONS) == len(MIGRATIONS)
+    with pytest.raises(ValueError) as gaps:
+        await apply_migrations(None, (Migration(1, "a", ()), Migration(3, "c", ())))  # type: ignore[arg-type]
+    assert str(gaps.value) == "migration versions must run 1, 2, 3, ... without gaps; got [1, 3]"
+    async with aiosqlite.connect(str(tmp_path / "new.db"), isolation_level=None) as conn:
+        await apply_migrations(conn, MIGRATIONS + (Migration(len(MIGRATIONS) + 1, "later", ()),))
+        with pytest.raises(SchemaTooNew) as newer:
+            await apply_migrations(conn)
+    assert str(newer.value) == (f"database schema is version {len(MIGRATIONS) + 1}; this build knows up to "
+                                f"{len(MIGRATIONS)}")
+    for url, reason in (("sqlite://data.db", "'sqlite://data.db': expected sqlite:///path (three slashes)"),
+                        ("postgres://h/db", "'postgres://h/db': only sqlite is supported")):
+        with pytest.raises(ValueError) as bad:
+            database_path(url)
+        assert str(bad.value) == f"DATABASE_URL {reason}"
