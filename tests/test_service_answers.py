@@ -95,3 +95,43 @@ async def test_im_back_after_the_match_ended_only_clears_the_flag(setup):
     assert reply.text == "Welcome back — your seat is yours again."
     assert (await store.get_match(match_id)).deadline is None
     assert not next(seat for seat in await store.seats(match_id) if seat.is_human).away
+
+
+async def test_a_pick_press_is_refused_to_an_outsider_off_turn_or_stale_and_answered_when_taken(setup):
+    """The first step of a two-step move (Tunj: the source pile) goes through the same guards as a move."""
+    service, transport, store = setup
+    await service.command(ALI, GROUP, "new", ["tunj"])
+    match = await store.lobby_or_active_match("fake", "-100")
+    await service.press(MONA, GROUP, callbacks.encode("j", match.id))
+    await service.press(ALI, GROUP, callbacks.encode("s", match.id))
+    match = await store.get_match(match.id)
+    seats = await store.seats(match.id)
+    mover_seat = service_game_to_move(match)
+    mover = ALI if seats[mover_seat].display_name == "Ali" else MONA
+    waiting = MONA if mover is ALI else ALI
+    pick = next(b.data for b in transport.buttons(mover.user_id) if b.data.startswith("p:"))
+    op, match_id, version, key = pick.split(":", 3)
+    outsider = Actor("fake", "3", "Omar", language="en")
+    answers = {
+        "outsider": await service.press(outsider, GROUP, pick),
+        "waiting": await service.press(waiting, GROUP, pick),
+        "stale": await service.press(mover, GROUP, f"{op}:{match_id}:{int(version) + 1}:{key}"),
+    }
+    assert {name: (reply.text, reply.alert) for name, reply in answers.items()} == {
+        "outsider": ("You are not playing at this table.", True),
+        "waiting": ("It is not your turn.", True),
+        "stale": ("That button is out of date.", True),
+    }
+    chosen = await service.press(mover, ChatRef("fake", mover.user_id, private=True), pick)
+    assert (chosen.text, chosen.alert) == ("Choose what to take.", False)
+    back = next(b.data for b in transport.buttons(mover.user_id) if b.data.startswith("k:"))
+    cleared = await service.press(mover, ChatRef("fake", mover.user_id, private=True), back)
+    assert (cleared.text, cleared.alert) == ("", False)
+    assert (await store.get_match(match.id)).version == match.version, "a pick plays nothing"
+
+
+def service_game_to_move(match) -> int:
+    import engine
+
+    game = engine.get(match.game)
+    return game.to_move(game.from_json(match.snapshot))
