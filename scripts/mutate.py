@@ -20,8 +20,9 @@ NAME`). Exit code 0 whatever the score: this is a tool to find weak tests, not a
 
 `--rev REV` snapshots the code and tests of a git revision instead of the working tree (a "before" score).
 `--survivors` copies the current tests into the scope's snapshot and reruns only the mutants its last run did
-not kill: adding tests cannot revive a killed mutant, so after writing tests this gives the new score in minutes
-instead of rerunning every mutant (the code under test must be unchanged since that run; otherwise use --fresh).
+not kill (equivalent ones left out): adding tests cannot revive a killed mutant, so after writing tests this gives
+the new score in minutes instead of rerunning every mutant (the code under test must be unchanged since that run;
+otherwise use --fresh).
 """
 
 from __future__ import annotations
@@ -286,6 +287,9 @@ def main() -> None:
         names = sorted(name for name in open_names if name not in skip)
         if names:
             prepare(args.scope, work, False, only_tests=True)
+            # mutmut maps tests to the functions they reach once and does not notice an edited test reaching new
+            # ones: rebuild that map (one run of the scope's tests) so every rerun mutant meets every test.
+            (work / "mutants" / "mutmut-stats.json").unlink(missing_ok=True)
             run_mutmut(work, args.workers, names)
         rerun = results(work, args.scope)
         found = {**before, **{name: rerun.get(name) for name in names}}
