@@ -260,8 +260,10 @@ def run_mutmut(work: Path, workers: int, names: list[str]) -> None:
     try:
         process.wait(timeout=20)
     except subprocess.TimeoutExpired:
-        process.terminate()
+        process.kill()  # every verdict is already saved; SIGTERM alone is not always heeded
         process.wait()
+    remaining = process.stdout.read()
+    sys.stdout.buffer.write(remaining)
 
 
 def main() -> None:
