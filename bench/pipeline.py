@@ -15,6 +15,10 @@ the same pipeline, only the input is a command. The bot answers inside the same 
 which shows capacity. `--think T` makes each player wait a random time uniform in [0, 2T] before every move, like
 people; then the offered load is about N/T human moves per second and the latency is measured under it.
 
+Each human input is checked: a pressed move must move the match version and be answered "Played: …", a typed
+move that moved the match must be answered so too, and the run must play at least one human move. Otherwise the
+bench exits with code 1 and a one-line reason instead of printing figures for work that was not done.
+
 Prints per-move latency (input -> answered, i.e. after commit, bot reply, renders and every API call), API calls
 per human move, moves per second and peak memory. Goals: p50 <= 40 ms, <= 3 API calls per move.
 
@@ -41,6 +45,7 @@ from typing import Any, Protocol
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.checks import BrokenRun, played, refuse  # noqa: E402
 from bench.pipeline_games import TABLES, Table, TypedHuman, moved  # noqa: E402
 from bot.service import Service  # noqa: E402
 from storage import Store  # noqa: E402
@@ -93,6 +98,7 @@ class TelegramDriver:
         self.typed = TypedHuman(table.game) if table.typed else None
         self.server = FakeTelegram()
         self.adapter: Any = None
+        self.made: list[Any] = []
 
     def _chat(self, index: int) -> int:
         return -1_000_000_000 - index
@@ -109,7 +115,8 @@ class TelegramDriver:
         await self.adapter.start(receive=False)  # updates are handed in directly, as a webhook would
 
     async def _process(self, index: int, update: Any) -> tuple[float, int]:
-        """Hand one update to the application; (milliseconds until it is done, API calls it made)."""
+        """Hand one update to the application; (milliseconds until it is done, API calls it made). The update's
+        own calls are kept in `self.made` for the checks."""
         before = len(self.server.calls)
         started = time.perf_counter()
         await self.adapter.process(update)
@@ -117,9 +124,17 @@ class TelegramDriver:
         # Other matches run meanwhile: count only this table's chats and this update's own callback answer.
         mine = {str(self._chat(index)), str(self._user(index)["id"])}
         query = update.callback_query.id if update.callback_query else None
-        made = sum(1 for call in self.server.calls[before:] if call.chat_id in mine
-                   or (query is not None and call.params.get("callback_query_id") == query))
-        return elapsed, made
+        self.made = [call for call in self.server.calls[before:] if call.chat_id in mine
+                     or (query is not None and call.params.get("callback_query_id") == query)]
+        return elapsed, len(self.made)
+
+    def _answer(self, index: int) -> str | None:
+        """What the last update told its user: the callback answer, or the reply in the private chat."""
+        user = str(self._user(index)["id"])
+        for call in reversed(self.made):
+            if call.method == "answerCallbackQuery" or (call.method == "sendMessage" and call.chat_id == user):
+                return call.params.get("text")
+        return None
 
     async def _press(self, index: int, chat_id: int, message_id: int, data: str) -> tuple[float, int]:
         bot = self.adapter.application.bot
@@ -158,13 +173,15 @@ class TelegramDriver:
         if not moved(decision, await store.get_match(match_id)):
             sample.rejected += 1
             return True
+        check_answer(match_id, "/m " + decision.move, self._answer(index))
         sample.record(elapsed, made)
         return True
 
     async def _pressed_move(self, index: int, match_id: int, sample: Sample) -> bool:
         from tests.tg_harness import first_data
 
-        match = await self.adapter.service.store.get_match(match_id)
+        store = self.adapter.service.store
+        match = await store.get_match(match_id)
         if match is None or match.status != "active":
             return False
         user_id = self._user(index)["id"]
@@ -180,11 +197,27 @@ class TelegramDriver:
             message_id, keyboard = self.server.rack(user_id)
             data = first_data(keyboard, "m:")
         elapsed, made = await self._press(index, user_id, message_id, data)
+        check_applied(match_id, data, match.version, await store.get_match(match_id), self._answer(index))
         sample.record(elapsed, made, calls)
         return True
 
     async def stop(self) -> None:
         await self.adapter.stop()
+
+
+def check_answer(match_id: int, what: str, answer: str | None) -> None:
+    """A move that went through was answered with the service's "Played: <move>" line."""
+    if not played(answer):
+        raise BrokenRun(f"match {match_id}: {what} was answered {answer!r}, not \"Played: ...\"")
+
+
+def check_applied(match_id: int, what: str, version: int, after: Any, answer: str | None) -> None:
+    """A pressed move button moved the match past the version it was pressed on and was answered "Played"."""
+    if after is None or after.version <= version:
+        now = None if after is None else after.version
+        raise BrokenRun(f"match {match_id}: pressing {what} left the match at version {now} (pressed on {version}); "
+                        f"answered {answer!r}")
+    check_answer(match_id, f"pressing {what}", answer)
 
 
 def discord_driver(table: Table) -> PlatformDriver:
@@ -229,6 +262,9 @@ async def run(matches: int, moves: int, platform: str, table: Table, think: floa
             wall = time.perf_counter() - started
             after = [(await store.get_match(match_id)).version for match_id in ids]
             sample.all_moves = sum(after) - sum(versions)
+            if not sample.moves:
+                raise BrokenRun(f"no human move went through in {matches} matches "
+                                f"({sample.rejected} typed moves refused)")
         finally:
             timers.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -300,7 +336,10 @@ def main() -> None:
     if args.tracemalloc:
         tracemalloc.start()
     table = TABLES[args.game]
-    result = asyncio.run(run(args.matches, args.moves, args.platform, table, args.think))
+    try:
+        result = asyncio.run(run(args.matches, args.moves, args.platform, table, args.think))
+    except BrokenRun as error:
+        raise refuse(error) from None
     report(args, table, result)
 
 

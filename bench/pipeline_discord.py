@@ -22,9 +22,10 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.pipeline import check_answer, check_applied  # noqa: E402
 from bench.pipeline_games import Table, TypedHuman, moved  # noqa: E402
 from bot.service import Service  # noqa: E402
-from tests.dc_harness import CHANNEL_ID, FakeDiscord, custom_ids, settings, user  # noqa: E402
+from tests.dc_harness import CHANNEL_ID, FakeDiscord, answers, custom_ids, settings, user  # noqa: E402
 
 
 class DiscordDriver:
@@ -36,6 +37,7 @@ class DiscordDriver:
         self.fake = FakeDiscord()
         self.adapter: Any = None
         self.racks: dict[int, str] = {}  # match index -> id of the human's latest ephemeral hand
+        self.answer: str | None = None
 
     async def start(self, service: Service) -> None:
         from bot.discord_adapter import DiscordAdapter
@@ -57,8 +59,12 @@ class DiscordDriver:
         raise LookupError(f"no {prefix!r} button in channel {channel}")
 
     async def _feed(self, index: int, payload: dict[str, Any]) -> tuple[float, int]:
+        """Feed one interaction; (milliseconds until done, API calls it made). What it told its user (the last
+        ephemeral content) is kept in `self.answer` for the checks."""
         started = time.perf_counter()
         calls = await self.fake.feed(self.adapter.client, payload)
+        told = answers([call for call in calls if call.token == payload["token"]])
+        self.answer = told[-1] if told else None
         elapsed = (time.perf_counter() - started) * 1000
         # Other matches run meanwhile: count this interaction's own calls and this channel's messages.
         channel = f"/channels/{self._channel(index)}/"
@@ -92,6 +98,7 @@ class DiscordDriver:
         if not moved(decision, await store.get_match(match_id)):
             sample.rejected += 1
             return True
+        check_answer(match_id, "m " + decision.move, self.answer)
         sample.record(elapsed, made)
         return True
 
@@ -116,6 +123,7 @@ class DiscordDriver:
             rack = self.fake.messages[rack["id"]]
             code = custom_ids(rack, "m:")[0]
         elapsed, made = await self._feed(index, self.fake.press(who, rack["id"], code))
+        check_applied(match_id, code, match.version, await self.adapter.service.store.get_match(match_id), self.answer)
         sample.record(elapsed, made, calls)
         return True
 

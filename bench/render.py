@@ -9,22 +9,32 @@ canastas, red 3s and long hands after a take; growing houses, filling foundation
 jokers, taken discards, reshuffles; tile melds, jokers and Konkan seats). The views are made before timing
 starts; the face caches warm up over the first images, as in a running bot. Prints median and p95 milliseconds per
 rack and per table, and mean PNG bytes per image. Goal: <= 15 ms median each.
+
+After timing, every PNG is decoded in full and must be the size of the picture its game module draws for the same
+view (and at least MIN_SIDE pixels each way); otherwise the bench exits with code 1 and one line instead of
+printing figures for pictures nobody could see.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
+import io
 import random
 import statistics
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
+
+from PIL import Image
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import engine  # noqa: E402
 import renderers  # noqa: E402
+from bench.checks import BrokenRun, refuse  # noqa: E402
 from engine.bots import decide  # noqa: E402
 from renderers.cards_spanish import CODES  # noqa: E402
 
@@ -170,11 +180,47 @@ CASES = {
     "kenza": kenza_cases, "canasta": canasta_cases, "tunj": tunj_cases,
     "konkan_cards": konkan_cards_cases, "konkan_tiles": konkan_tiles_cases,
 }
+MIN_SIDE = 200  # every real rack and table is larger than this both ways
+
+
+def picture_problem(png: bytes, expected: tuple[int, int]) -> str | None:
+    """Why `png` is not a whole picture of the expected size, or None when it is."""
+    try:
+        with Image.open(io.BytesIO(png)) as image:
+            image.load()
+            kind, size = image.format, image.size
+    except Exception as error:  # noqa: BLE001 - any decoder failure is the answer
+        return f"does not decode ({type(error).__name__}: {error})"
+    if kind != "PNG":
+        return f"is {kind}, not PNG"
+    if size != expected:
+        return f"decodes to {size[0]}x{size[1]}, expected {expected[0]}x{expected[1]}"
+    if min(size) < MIN_SIDE:
+        return f"is only {size[0]}x{size[1]}"
+    return None
+
+
+def check_pictures(game_id: str, cases: list[Case], pictures: list[tuple[bytes, bytes]], lang: str,
+                   raqm: bool | None) -> None:
+    """Every rack and table of the run decodes to the size its game module draws for that view."""
+    module = importlib.import_module(f"renderers.{game_id}")
+    if len(pictures) != len(cases):
+        raise BrokenRun(f"{game_id}: {len(pictures)} picture pairs for {len(cases)} views")
+    for number, ((own, public, names, selected), (rack, table)) in enumerate(zip(cases, pictures, strict=True)):
+        context = renderers.RenderContext(lang=lang, names=tuple(names), selected=frozenset(selected), raqm=raqm)
+        for kind, png, drawn in (("rack", rack, module.render_rack(own, context)),
+                                 ("table", table, module.render_table(public, replace(context, selected=frozenset())))):
+            problem = picture_problem(png, drawn.size)
+            if problem:
+                raise BrokenRun(f"{game_id} {kind} {number}: the PNG {problem}")
 
 
 def measure(game_id: str, k: int, lang: str, raqm: bool | None) -> None:
     cases = CASES[game_id](k)
+    if not cases:
+        raise BrokenRun(f"{game_id}: no views to render")
     rack_ms, table_ms, sizes = [], [], []
+    pictures: list[tuple[bytes, bytes]] = []
     for own, public, names, selected in cases:
         t0 = time.perf_counter()
         rack = renderers.render_rack(game_id, own, lang, names, selected, raqm=raqm)
@@ -184,6 +230,8 @@ def measure(game_id: str, k: int, lang: str, raqm: bool | None) -> None:
         rack_ms.append((t1 - t0) * 1000)
         table_ms.append((t2 - t1) * 1000)
         sizes += [len(rack), len(table)]
+        pictures.append((rack, table))
+    check_pictures(game_id, cases, pictures, lang, raqm)
 
     def p95(xs: list[float]) -> float:
         return sorted(xs)[max(0, round(0.95 * len(xs)) - 1)]
@@ -201,8 +249,11 @@ def main() -> None:
     parser.add_argument("--lang", default="ar")
     parser.add_argument("--no-raqm", action="store_true", help="force the arabic-reshaper + python-bidi path")
     args = parser.parse_args()
-    for game_id in CASES if args.game == "all" else [args.game]:
-        measure(game_id, args.k, args.lang, False if args.no_raqm else None)
+    try:
+        for game_id in CASES if args.game == "all" else [args.game]:
+            measure(game_id, args.k, args.lang, False if args.no_raqm else None)
+    except BrokenRun as error:
+        raise refuse(error) from None
 
 
 if __name__ == "__main__":

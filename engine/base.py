@@ -51,8 +51,9 @@ def _as_int(value: Any) -> int | None:
         return None
     if isinstance(value, int):
         return value
-    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
-        return int(value)
+    text = value.strip() if isinstance(value, str) else ""
+    if text.removeprefix("-").isdigit():  # one sign at most: "--5" is not a number (int() would raise its own text)
+        return int(text)
     return None
 
 

@@ -1,0 +1,311 @@
+"""Mutation testing, one scope at a time: mutmut 3 changes the code one small edit at a time and runs the tests that
+reach the edited function; a mutant the tests do not notice ("survived") is a break the suite would let through.
+
+    ./scripts/mutate.sh SCOPE [--workers N] [--fresh] [--rev REV] [--survivors] [--report]
+    SCOPE: engine | engine/kenza | engine/canasta | engine/tunj | engine/core | storage |
+           bot | bot/service | bot/callbacks | bot/games
+
+Each scope is run in its own snapshot under `.mutation/<scope>/` (the packages, tests and pyproject.toml are copied
+there with a `[tool.mutmut]` table for that scope, so edits made meanwhile do not mix into a run, and mutmut's
+cache in `.mutation/<scope>/mutants/` makes a second run retest only what changed; `--fresh` starts over). The
+tests a scope runs are the ones for that code (engine scopes: the rules/contract/property/bot tests; storage: the
+storage tests; bot: the service, callbacks, chat and guard tests); mutmut then runs, per mutant, only those of
+them that called the mutated function. `bot` mutates bot/callbacks.py, bot/games/ and the move path of
+bot/service.py (press, routing, human/timer/bot moves, commit, deadlines), not the rest of the service; the
+bot/... and engine/... scopes are its parts, for runs of a few minutes each.
+
+Prints the score: killed / (all mutants - the equivalent ones listed in scripts/mutation-equivalent.txt), and
+every survivor with `mutmut show`-style names to inspect (`cd .mutation/<scope> && ../../.venv/bin/mutmut show
+NAME`). Exit code 0 whatever the score: this is a tool to find weak tests, not a gate.
+
+`--rev REV` snapshots the code and tests of a git revision instead of the working tree (a "before" score).
+`--survivors` copies the current tests into the scope's snapshot and reruns only the mutants its last run did
+not kill (equivalent ones left out): adding tests cannot revive a killed mutant, so after writing tests this gives
+the new score in minutes instead of rerunning every mutant (the code under test must be unchanged since that run;
+otherwise use --fresh).
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import fnmatch
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tarfile
+import tempfile
+from collections import Counter
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGES = ["engine", "storage", "bot", "renderers", "bench"]  # bench: tests import its helpers
+ENGINE_TESTS = ["tests/test_kenza_*.py", "tests/test_canasta_*.py", "tests/test_tunj_*.py", "tests/test_engine*.py"]
+NOT_ENGINE_TESTS = ["tests/test_*_chat.py"]
+# Statistical strength checks (normal bot vs random over many matches, 5-11 s each) are left out of mutation runs:
+# every surviving mutant would pay for them, and they assert a rate, not a rule.
+SLOW = ["-k", "not beats_random and not usually_beats_random"]
+# The service's move path: the functions a press, a typed move, a bot's move and a turn timer go through.
+SERVICE_MOVE_PATH = ["press", "_route", "_cmd_move", "_human_move", "_pick", "_commit", "_deadline_for", "_run_bots",
+                     "_timeout", "tick", "resume", "_back_in", "_seat_of", "_keep_pick_after_move", "_forget"]
+
+MOVE_PATH = [f"bot.service.xǁServiceǁ{name}__mutmut_*" for name in SERVICE_MOVE_PATH]
+GUARD_TESTS = ["tests/test_service*.py", "tests/test_callbacks*.py", "tests/test_telegram_guards.py",
+               "tests/test_discord_guards.py", "tests/test_console.py"]
+UI_TESTS = ["tests/test_service*.py", "tests/test_bot_games*.py", "tests/test_*_chat.py"]
+BOT_TESTS = sorted(set(GUARD_TESTS + UI_TESTS))
+
+SCOPES: dict[str, dict] = {
+    "engine": {"source": "engine", "only": [], "tests": ENGINE_TESTS},
+    "engine/kenza": {"source": "engine", "only": ["engine/kenza/*.py"],
+                     "tests": ["tests/test_kenza_*.py", "tests/test_engine*.py"]},
+    "engine/canasta": {"source": "engine", "only": ["engine/canasta/*.py"],
+                       "tests": ["tests/test_canasta_*.py", "tests/test_engine*.py"]},
+    "engine/tunj": {"source": "engine", "only": ["engine/tunj/*.py"],
+                    "tests": ["tests/test_tunj_*.py", "tests/test_engine*.py"]},
+    "engine/core": {"source": "engine", "only": ["engine/*.py", "engine/bots/*.py"], "tests": ENGINE_TESTS},
+    "storage": {"source": "storage", "only": [], "tests": ["tests/test_storage*.py"]},
+    "bot": {"source": "bot", "only": ["bot/service.py", "bot/callbacks.py", "bot/games/*.py"], "tests": BOT_TESTS,
+            "mutants": ["bot.callbacks.*", "bot.games.*", *MOVE_PATH]},
+    "bot/service": {"source": "bot", "only": ["bot/service.py"], "tests": GUARD_TESTS, "mutants": MOVE_PATH},
+    "bot/callbacks": {"source": "bot", "only": ["bot/callbacks.py"], "tests": GUARD_TESTS},
+    "bot/games": {"source": "bot", "only": ["bot/games/*.py"], "tests": UI_TESTS},
+}
+KILLED = {1: "killed", 3: "killed", 36: "timeout", -24: "timeout", 24: "timeout", 152: "timeout", 255: "timeout",
+          37: "type check", -11: "crash", -9: "crash"}
+
+
+def mutated_files(scope: str) -> list[str]:
+    """The files a scope mutates (pathlib's `*` stays inside one folder; mutmut's fnmatch would not)."""
+    spec = SCOPES[scope]
+    return sorted(str(p.relative_to(ROOT)) for pattern in spec["only"] or [f"{spec['source']}/**/*.py"]
+                  for p in ROOT.glob(pattern))
+
+
+def toml_list(values: list[str]) -> str:
+    return "[" + ", ".join(json.dumps(v) for v in values) + "]"
+
+
+def export(rev: str, folder: Path) -> Path:
+    """The project as it was at git revision `rev`, unpacked into `folder`."""
+    archive = folder / "rev.tar"
+    with archive.open("wb") as out:
+        subprocess.run(["git", "archive", rev], cwd=ROOT, stdout=out, check=True)
+    with tarfile.open(archive) as tar:
+        tar.extractall(folder / "tree", filter="data")
+    return folder / "tree"
+
+
+def prepare(scope: str, work: Path, fresh: bool, source: Path = ROOT, only_tests: bool = False) -> None:
+    """Snapshot the project (from `source`) into `work` with a [tool.mutmut] table for the scope."""
+    spec = SCOPES[scope]
+    if fresh and work.exists():
+        shutil.rmtree(work)
+    work.mkdir(parents=True, exist_ok=True)
+    for name in ["tests"] if only_tests else [*PACKAGES, "tests"]:
+        target = work / name
+        if target.exists():
+            shutil.rmtree(target)
+        shutil.copytree(source / name, target, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    tests = [str(path.relative_to(work)) for path in sorted((work / "tests").glob("test_*.py"))]
+    tests = [name for name in tests if any(fnmatch.fnmatch(name, pattern) for pattern in spec["tests"])
+             and not (spec["source"] == "engine" and any(fnmatch.fnmatch(name, x) for x in NOT_ENGINE_TESTS))]
+    project = (source / "pyproject.toml").read_text(encoding="utf-8").split("\n[tool.mutmut]")[0]
+    others = [name for name in PACKAGES if name != spec["source"]]
+    (work / "pyproject.toml").write_text(
+        project.rstrip("\n") + "\n\n[tool.mutmut]\n"
+        f"source_paths = {toml_list([spec['source']])}\n"
+        f"only_mutate = {toml_list(mutated_files(scope))}\n"
+        f"also_copy = {toml_list(others)}\n"
+        f"pytest_add_cli_args_test_selection = {toml_list(tests + SLOW)}\n"
+        'pytest_add_cli_args = ["-p", "no:cacheprovider", "-x", "-q"]\n'
+        "timeout_multiplier = 3.0\n",  # an endless loop (a mutated bound) is a kill; do not wait 30x the tests' time
+        encoding="utf-8")
+
+
+def equivalents() -> dict[str, str]:
+    """Mutants that cannot change behaviour, with the reason, from scripts/mutation-equivalent.txt."""
+    listed: dict[str, str] = {}
+    path = ROOT / "scripts" / "mutation-equivalent.txt"
+    for line in path.read_text(encoding="utf-8").splitlines() if path.exists() else []:
+        name, _, reason = line.partition("#")
+        if name.strip():
+            listed[name.strip()] = reason.strip()
+    return listed
+
+
+SQL = re.compile(r"^\s*(SELECT|INSERT|UPDATE|DELETE|CREATE|ALTER|DROP|PRAGMA|BEGIN|COMMIT|ROLLBACK|SAVEPOINT|"
+                 r"RELEASE)\b", re.IGNORECASE)
+ROW_NAMES = {"row", "seat", "match", "saved", "taken", "r", "busy"}  # aiosqlite.Row variables in storage/
+
+
+def _sql_words(text: str) -> str:
+    """SQL text with its quoted literals kept and everything else folded to lower case (SQLite's own reading)."""
+    return "".join(part if part.startswith("'") else part.lower() for part in re.split(r"('[^']*')", text))
+
+
+def case_only(original: ast.AST, mutant: ast.AST) -> bool:
+    """The mutant differs from the original only by the letter case of SQL text outside its quoted literals, or of
+    a column name looked up on a row: SQLite reads keywords, table and column names, and sqlite3.Row looks up
+    columns, without regard to case, so such a mutant cannot change what the code does."""
+    if len(list(ast.walk(original))) != len(list(ast.walk(mutant))):
+        return False
+    differing = []
+    parents = {id(child): node for node in ast.walk(mutant) for child in ast.iter_child_nodes(node)}
+    for one, two in zip(ast.walk(original), ast.walk(mutant), strict=False):
+        if type(one) is not type(two):
+            return False
+        if isinstance(one, ast.Constant) and one.value != two.value:
+            differing.append((one.value, two))
+    if not differing:
+        return False
+    for before, node in differing:
+        after = node.value
+        if not (isinstance(before, str) and isinstance(after, str) and before.lower() == after.lower()):
+            return False
+        parent = parents.get(id(node))
+        row_key = (isinstance(parent, ast.Subscript) and isinstance(parent.value, ast.Name)
+                   and parent.value.id in ROW_NAMES)
+        if not row_key and not (SQL.match(before) and _sql_words(before) == _sql_words(after)):
+            return False
+    return True
+
+
+FLAGS = {"write", "ensure_ascii", "allow_nan"}  # keyword arguments their callees only test for truth
+
+
+def false_to_none(original: ast.AST, mutant: ast.AST) -> bool:
+    """The mutant only passes None for False to a flag its callee tests for truth (`write=None`): the same branch."""
+    def normal(tree: ast.AST) -> str:
+        copy = ast.parse(ast.unparse(tree))
+        for node in ast.walk(copy):
+            if (isinstance(node, ast.keyword) and node.arg in FLAGS and isinstance(node.value, ast.Constant)
+                    and node.value.value is None):
+                node.value = ast.Constant(False)
+        return ast.dump(copy)
+    return ast.dump(original) != ast.dump(mutant) and normal(original) == normal(mutant)
+
+
+def storage_case_equivalents(work: Path, names: list[str]) -> dict[str, str]:
+    """Which of `names` (storage mutants) are `case_only` changes, with the reason."""
+    found: dict[str, str] = {}
+    trees: dict[str, dict[str, ast.AST]] = {}
+    for name in names:
+        module, _, function = name.rpartition(".")
+        if not module.startswith("storage."):
+            continue
+        if module not in trees:
+            source = (work / "mutants" / (module.replace(".", "/") + ".py")).read_text(encoding="utf-8")
+            trees[module] = {node.name: node for node in ast.walk(ast.parse(source))
+                             if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)}
+        original = trees[module].get(function.rsplit("__mutmut_", 1)[0] + "__mutmut_orig")
+        mutant = trees[module].get(function)
+        if original is not None and mutant is not None:
+            one, two = ast.Module([*original.body], []), ast.Module([*mutant.body], [])
+            if case_only(one, two):
+                found[name] = "letter case of SQL text or of a row's column name: SQLite and sqlite3.Row ignore it"
+            elif false_to_none(one, two):
+                found[name] = "None for False in a flag the callee only tests for truth"
+    return found
+
+
+def results(work: Path, scope: str) -> dict[str, int | None]:
+    spec = SCOPES[scope]
+    found: dict[str, int | None] = {}
+    files = set(mutated_files(scope))
+    for meta in (work / "mutants").rglob("*.meta"):
+        relative = str(meta.relative_to(work / "mutants"))[: -len(".meta")]
+        if relative not in files:
+            continue
+        for name, code in json.loads(meta.read_text(encoding="utf-8"))["exit_code_by_key"].items():
+            if not spec.get("mutants") or any(fnmatch.fnmatch(name, glob) for glob in spec["mutants"]):
+                found[name] = code
+    return found
+
+
+def report(scope: str, found: dict[str, int | None], work: Path | None = None) -> None:
+    skip = equivalents()
+    if work is not None:
+        skip.update(storage_case_equivalents(work, [n for n, code in found.items() if code not in KILLED]))
+    counted = {name: code for name, code in found.items() if name not in skip}
+    statuses = Counter(KILLED.get(code, "survived" if code == 0 else "no tests" if code in (5, 33) else
+                                  "not checked" if code is None else f"exit {code}") for code in counted.values())
+    killed = sum(n for status, n in statuses.items() if status in ("killed", "timeout", "type check", "crash"))
+    total = len(counted)
+    print(f"\n{scope}: {killed}/{total} killed = {100 * killed / max(1, total):.1f}% "
+          f"({', '.join(f'{s} {n}' for s, n in sorted(statuses.items()))}; "
+          f"{len(found) - total} listed as equivalent)")
+    for name, code in sorted(counted.items()):
+        if code not in KILLED:
+            print(f"  {'survived' if code == 0 else 'no tests' if code in (5, 33) else code}: {name}")
+
+
+def run_mutmut(work: Path, workers: int, names: list[str]) -> None:
+    """Run mutmut, echoing its output. Once it has printed its final rate, give it a few seconds to exit: with the
+    chat adapters' tests imported (bot scopes) its process can linger on threads those libraries left behind."""
+    mutmut = Path(sys.executable).parent / "mutmut"
+    process = subprocess.Popen([str(mutmut), "run", "--max-children", str(workers), *names], cwd=work,
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    assert process.stdout is not None
+    tail = b""
+    while chunk := os.read(process.stdout.fileno(), 4096):
+        sys.stdout.buffer.write(chunk)
+        sys.stdout.flush()
+        tail = (tail + chunk)[-200:]
+        if b"mutations/second" in tail:
+            break
+    try:
+        process.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        process.kill()  # every verdict is already saved; SIGTERM alone is not always heeded
+        process.wait()
+    remaining = process.stdout.read()
+    sys.stdout.buffer.write(remaining)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("scope", choices=sorted(SCOPES))
+    parser.add_argument("--workers", type=int, default=2, help="mutmut --max-children (default 2)")
+    parser.add_argument("--fresh", action="store_true", help="drop the scope's cached results first")
+    parser.add_argument("--report", action="store_true", help="only print the last run's score")
+    parser.add_argument("--rev", help="mutate the code and run the tests of this git revision (a before score)")
+    parser.add_argument("--survivors", action="store_true",
+                        help="with the current tests, rerun only what the scope's last run did not kill")
+    args = parser.parse_args()
+    work = ROOT / ".mutation" / args.scope.replace("/", "-")
+    saved = work / "results.json"  # the scope's latest verdict per mutant (mutmut forgets them when tests change)
+    if args.report:
+        report(args.scope, json.loads(saved.read_text()) if saved.exists() else results(work, args.scope), work)
+        return
+    names = SCOPES[args.scope].get("mutants", [])
+    if args.survivors:
+        before = json.loads(saved.read_text()) if saved.exists() else results(work, args.scope)
+        open_names = [name for name, code in before.items() if code not in KILLED]
+        skip = {**equivalents(), **storage_case_equivalents(work, open_names)}
+        names = sorted(name for name in open_names if name not in skip)
+        if names:
+            prepare(args.scope, work, False, only_tests=True)
+            # mutmut maps tests to the functions they reach once and does not notice an edited test reaching new
+            # ones: rebuild that map (one run of the scope's tests) so every rerun mutant meets every test.
+            (work / "mutants" / "mutmut-stats.json").unlink(missing_ok=True)
+            run_mutmut(work, args.workers, names)
+        rerun = results(work, args.scope)
+        found = {**before, **{name: rerun.get(name) for name in names}}
+    else:
+        if args.rev:
+            with tempfile.TemporaryDirectory() as folder:
+                prepare(args.scope, work, args.fresh, export(args.rev, Path(folder)))
+        else:
+            prepare(args.scope, work, args.fresh)
+        run_mutmut(work, args.workers, names)
+        found = results(work, args.scope)
+        (work / "before.json").write_text(json.dumps(found, indent=0, sort_keys=True))
+    saved.write_text(json.dumps(found, indent=0, sort_keys=True))
+    report(args.scope, found, work)
+
+if __name__ == "__main__":
+    main()
