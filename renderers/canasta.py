@@ -12,7 +12,6 @@ one bidi paragraph with names and codes isolated (renderers.text.isolate / ltr).
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 from PIL import Image, ImageDraw
@@ -21,6 +20,7 @@ from renderers import card_base, cards_french, palette
 from renderers.context import RenderContext
 from renderers.layout import Sides, flow
 from renderers.text import draw_text, fit, ltr, text_width
+from renderers.widgets import Sheet, balanced_rows, number_badge, pack_cells, pill, rack_order, rack_title
 
 FELT = (24, 70, 96)
 PANEL = (33, 90, 120)
@@ -71,21 +71,6 @@ def _rank_text(rank: str) -> str:
     return "10" if rank == "T" else rank
 
 
-def _pill(draw: ImageDraw.ImageDraw, centre: tuple[float, float], text: str, size: int, fill: tuple,
-          ink: tuple, ctx: RenderContext) -> float:
-    """A rounded label centred on `centre`; returns its width."""
-    w = text_width(text, size, bold=True, raqm=ctx.raqm, rtl=ctx.rtl) + 18
-    cx, cy = centre
-    draw.rounded_rectangle((cx - w / 2, cy - size * 0.8, cx + w / 2, cy + size * 0.8), radius=size * 0.8, fill=fill)
-    draw_text(draw, (cx, cy), text, size, ink, anchor="mm", bold=True, raqm=ctx.raqm, rtl=ctx.rtl)
-    return w
-
-
-def _badge(draw: ImageDraw.ImageDraw, cx: float, cy: float, n: int, r: int, hot: bool, ctx: RenderContext) -> None:
-    draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=card_base.SELECT[:3] if hot else INK)
-    draw_text(draw, (cx, cy), str(n), round(r * 1.2), DARK, anchor="mm", bold=True, raqm=ctx.raqm)
-
-
 def _fan(image: Image.Image, cards: list[str], left: float, top: float, height: int, width: float,
          widest: float = 0.45) -> None:
     """Cards overlapping left to right inside `width` pixels (each showing at most `widest` of its width)."""
@@ -99,15 +84,6 @@ def _fan(image: Image.Image, cards: list[str], left: float, top: float, height: 
 
 
 # ---- rack --------------------------------------------------------------------------------------------------
-
-
-def _rack_rows(n: int) -> list[int]:
-    """Cards per row: balanced rows of at most RACK_PER_ROW."""
-    if n == 0:
-        return []
-    count = math.ceil(n / RACK_PER_ROW)
-    base, extra = divmod(n, count)
-    return [base + (1 if i < extra else 0) for i in range(count)]
 
 
 def _rack_step(per_row: int) -> int:
@@ -141,11 +117,9 @@ def _own_melds_text(view: dict[str, Any], ctx: RenderContext) -> str | None:
 def render_rack(view: dict[str, Any], ctx: RenderContext) -> Image.Image:
     """The seat's hand in overlapping rows, card i numbered i+1; selected positions lifted and ringed."""
     hand: list[str] = list(view.get("hand") or [])
-    order = [int(p) for p in view.get("order") or range(len(hand)) if 0 <= int(p) < len(hand)]
-    if sorted(order) != list(range(len(hand))):
-        order = list(range(len(hand)))
+    order = rack_order(view, len(hand))
     cw = card_base.card_width(RACK_CARD_H)
-    per_rows = _rack_rows(len(hand))
+    per_rows = balanced_rows(len(hand), RACK_PER_ROW)
     widest = max(per_rows, default=0)
     step = _rack_step(widest)
     row_w = (widest - 1) * step + cw if widest else 0
@@ -162,13 +136,7 @@ def render_rack(view: dict[str, Any], ctx: RenderContext) -> Image.Image:
     sides = Sides(width, ctx.rtl)
 
     title = f"{_canasta_name(ctx)} · {ctx.t('your_hand')} ({len(hand)})"
-    draw_text(draw, (sides.x(PAD), title_h / 2 + 2), title, 21, INK, anchor=sides.anchor("lm"), bold=True,
-              raqm=ctx.raqm, rtl=ctx.rtl)
-    seat = view.get("seat")
-    if not view.get("over") and seat is not None and view.get("to_move") == seat:
-        text = ctx.t("your_turn")
-        w = text_width(text, 16, bold=True, raqm=ctx.raqm, rtl=ctx.rtl) + 18
-        _pill(draw, (sides.x(width - PAD - w / 2), title_h / 2 + 2), text, 16, TURN, DARK, ctx)
+    rack_title(draw, sides, PAD, title_h / 2 + 2, title, view, ctx, INK, TURN, DARK)
     y = title_h
     if hint:
         draw_text(draw, (sides.x(PAD), y + 13), fit(hint, 17, width - 2 * PAD, bold=True, raqm=ctx.raqm,
@@ -191,7 +159,8 @@ def render_rack(view: dict[str, Any], ctx: RenderContext) -> Image.Image:
             face = cards_french.face(hand[position], RACK_CARD_H, chosen)
             x = left + (count - 1 - i if ctx.rtl else i) * step
             image.paste(face, (x, y + (0 if chosen else lift)), face)
-            _badge(draw, x + visible / 2, y + lift + RACK_CARD_H + badge_h / 2, position + 1, 13, chosen, ctx)
+            number_badge(draw, x + visible / 2, y + lift + RACK_CARD_H + badge_h / 2, position + 1, 13, chosen, ctx,
+                         INK, DARK)
         start += count
         y += row_h
     y += 8
@@ -227,20 +196,6 @@ def _cell_width(meld: dict[str, Any], ctx: RenderContext) -> int:
         label = text_width(ctx.t(f"canasta.{kind}"), 12, bold=True, raqm=ctx.raqm, rtl=ctx.rtl)
         return round(max(MELD_CELL_MIN_W, 12 + cw + 12 + label + 12 + 6))
     return max(MELD_CELL_MIN_W, 12 + cw + (len(meld.get("cards") or []) - 1) * MELD_STEP)
-
-
-def _pack(melds: list[dict[str, Any]], ctx: RenderContext) -> list[tuple[dict[str, Any], int, int, int]]:
-    """(meld, row, offset from the start edge, width): cells placed in reading order, wrapping at the edge."""
-    out = []
-    row, offset = 0, PAD
-    for meld in melds:
-        width = _cell_width(meld, ctx)
-        if offset > PAD and offset + width > TABLE_W - PAD:
-            row, offset = row + 1, PAD
-        out.append((meld, row, offset, width))
-        offset += width + MELD_GAP
-    return out
-
 
 
 def _winner_text(view: dict[str, Any], ctx: RenderContext) -> str:
@@ -281,24 +236,22 @@ def _last_move_items(last: dict[str, Any], ctx: RenderContext) -> list[str | Ima
     return items
 
 
-class _Table:
+class _Table(Sheet):
     """One table picture: sections stacked top to bottom, each returning the next y."""
 
     def __init__(self, view: dict[str, Any], ctx: RenderContext):
-        self.view, self.ctx = view, ctx
+        self.view = view
         self.sides = _side_seats(view)
-        self.s = Sides(TABLE_W, ctx.rtl)
         self.melds = [[m for m in view.get("melds") or [] if m.get("team") == side] for side in range(len(self.sides))]
         for melds in self.melds:
             melds.sort(key=lambda m: "3456789TJQKA".find(m.get("rank", "")))
-        self.cells = [_pack(melds, ctx) for melds in self.melds]
+        self.cells = [pack_cells(melds, lambda m: _cell_width(m, ctx), PAD, TABLE_W, MELD_GAP) for melds in self.melds]
         last = view.get("last_move")
         self.last = last if isinstance(last, dict) and "move" in last else None
         height = 48 + (46 if view.get("over") else 0) + self._pile_h() + 10
         height += sum(self._side_h(side) + 10 for side in range(len(self.sides)))
         height += (SMALL_CARD_H + 20 if self.last else 0) + (30 if view.get("last_hand") else 0) + PAD
-        self.image = Image.new("RGB", (TABLE_W, height), FELT)
-        self.draw = ImageDraw.Draw(self.image)
+        super().__init__(TABLE_W, height, FELT, ctx)
 
     def _pile_h(self) -> int:
         return 30 + PILE_CARD_H + 30
@@ -308,12 +261,6 @@ class _Table:
         rows = cells[-1][1] + 1 if cells else 0
         return 36 + SMALL_CARD_H + 8 + (rows * (MELD_CELL_H + MELD_GAP) if rows else 30)
 
-    def text(self, offset: float, y: float, text: str, size: int, fill: object, anchor: str = "lm",
-             bold: bool = False, rtl: bool | None = None) -> None:
-        direction = self.ctx.rtl if rtl is None else rtl
-        draw_text(self.draw, (self.s.x(offset), y), text, size, fill, anchor=self.s.anchor(anchor), bold=bold,
-                  raqm=self.ctx.raqm, rtl=direction)
-
     def header(self, y: int) -> int:
         view, ctx = self.view, self.ctx
         self.text(PAD, y + 25, f"{_canasta_name(ctx)} · {ctx.t('deal', n=view.get('round', 1))}", 22, INK, bold=True)
@@ -321,18 +268,13 @@ class _Table:
         return y + 48
 
     def banner(self, y: int) -> int:
-        self.draw.rounded_rectangle((PAD / 2, y, TABLE_W - PAD / 2, y + 38), radius=10, fill=WIN)
-        text = fit(_winner_text(self.view, self.ctx), 19, TABLE_W - 3 * PAD, bold=True, raqm=self.ctx.raqm,
-                   rtl=self.ctx.rtl)
-        draw_text(self.draw, (TABLE_W / 2, y + 19), text, 19, DARK, anchor="mm", bold=True, raqm=self.ctx.raqm,
-                  rtl=self.ctx.rtl)
-        return y + 46
+        return self.over_banner(y, _winner_text(self.view, self.ctx), PAD, WIN, DARK)
 
     def piles(self, y: int) -> int:
         """Stock and discard pile side by side at the start edge; whose turn at the end edge."""
         view, ctx = self.view, self.ctx
         h = self._pile_h()
-        self.draw.rounded_rectangle((PAD / 2, y, TABLE_W - PAD / 2, y + h), radius=10, fill=PANEL)
+        self.panel(y, h, PANEL, PAD)
         cw = card_base.card_width(PILE_CARD_H)
         top = y + 26
         stock = int(view.get("stock_size", 0))
@@ -366,10 +308,10 @@ class _Table:
         marks_at = pile_x + cw + 60 if not ctx.rtl else pile_x - 60
         mark_y = top + 18
         if view.get("frozen"):
-            _pill(self.draw, (marks_at, mark_y), ctx.t("canasta.frozen"), 15, FROZEN, DARK, ctx)
+            pill(self.draw, (marks_at, mark_y), ctx.t("canasta.frozen"), 15, FROZEN, DARK, ctx)
             mark_y += 32
         if view.get("pile_blocked") and top_card and top_card in ("3S", "3C"):
-            _pill(self.draw, (marks_at, mark_y), ctx.t("canasta.blocked"), 15, BLOCKED, INK, ctx)
+            pill(self.draw, (marks_at, mark_y), ctx.t("canasta.blocked"), 15, BLOCKED, INK, ctx)
         self._turn_note(y, h)
         return y + h + 10
 
@@ -405,9 +347,7 @@ class _Table:
         h = self._side_h(side)
         turn = view.get("turn") if not view.get("over") else None
         on_turn = turn in seats
-        self.draw.rounded_rectangle((PAD / 2, y, TABLE_W - PAD / 2, y + h), radius=10,
-                                    fill=PANEL_TURN if on_turn else PANEL, outline=TURN if on_turn else None,
-                                    width=2)
+        self.panel(y, h, PANEL_TURN if on_turn else PANEL, PAD, outline=TURN if on_turn else None, width=2)
         mid = y + 18
         colour = SIDE_COLOURS[side % len(SIDE_COLOURS)]
         self.draw.ellipse(self.s.box(PAD + 4, 12, mid - 6, mid + 6), fill=colour)
@@ -487,11 +427,7 @@ class _Table:
             self.text(PAD, y + 14, fit(line, 15, TABLE_W - 2 * PAD, raqm=ctx.raqm, rtl=ctx.rtl), 15, MUTED)
             y += 30
         if self.last:
-            mid = y + SMALL_CARD_H / 2 + 4
-            offset = flow(self.image, self.draw, self.s, PAD + 4, mid, [f"{ctx.t('last_move')}:"], 15, MUTED,
-                          raqm=ctx.raqm)
-            flow(self.image, self.draw, self.s, offset, mid, _last_move_items(self.last, ctx), 15, INK, gap=4,
-                 raqm=ctx.raqm)
+            self.last_move(PAD + 4, y + SMALL_CARD_H / 2 + 4, _last_move_items(self.last, ctx), MUTED, INK)
             y += SMALL_CARD_H + 20
         return y
 

@@ -1,0 +1,125 @@
+"""Drawing pieces several games' pictures share — pills, number badges, the rack's title row, the winner banner,
+the last-move line, meld cells packed into rows — so a fix to one reaches every game that draws it.
+
+Each piece takes its colours and sizes from the caller: the games keep their own palettes (the fixed PNG palettes
+in renderers.palette are per game) and their own proportions.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
+
+from PIL import Image, ImageDraw
+
+from renderers import card_base
+from renderers.context import RenderContext
+from renderers.layout import Sides, flow
+from renderers.text import draw_text, fit, text_width
+
+Colour = tuple[int, ...]
+Meld = TypeVar("Meld")
+
+
+def pill(draw: ImageDraw.ImageDraw, centre: tuple[float, float], text: str, size: int, fill: Colour, ink: Colour,
+         ctx: RenderContext, margin: int = 18) -> float:
+    """A rounded label centred on `centre`, `margin` pixels wider than its text; returns its width."""
+    w = text_width(text, size, bold=True, raqm=ctx.raqm, rtl=ctx.rtl) + margin
+    cx, cy = centre
+    draw.rounded_rectangle((cx - w / 2, cy - size * 0.8, cx + w / 2, cy + size * 0.8), radius=size * 0.8, fill=fill)
+    draw_text(draw, (cx, cy), text, size, ink, anchor="mm", bold=True, raqm=ctx.raqm, rtl=ctx.rtl)
+    return w
+
+
+def number_badge(draw: ImageDraw.ImageDraw, cx: float, cy: float, n: int, r: int, hot: bool, ctx: RenderContext,
+                 paper: Colour, ink: Colour, scale: float = 1.2) -> None:
+    """The round number under a rack card, matching its button; the selection colour when the card is chosen."""
+    draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=card_base.SELECT[:3] if hot else paper)
+    draw_text(draw, (cx, cy), str(n), round(r * scale), ink, anchor="mm", bold=True, raqm=ctx.raqm)
+
+
+def balanced_rows(n: int, per_row: int) -> list[int]:
+    """Cards per row: as few rows of at most `per_row` as hold `n`, their lengths differing by one at most."""
+    if n == 0:
+        return []
+    count = math.ceil(n / per_row)
+    base, extra = divmod(n, count)
+    return [base + (1 if i < extra else 0) for i in range(count)]
+
+
+def rack_order(view: dict[str, Any], size: int) -> list[int]:
+    """The chat's card order ("order") when it is a permutation of the hand's positions, else hand order: a stale
+    or forged order must not hide or repeat a card."""
+    order = [int(p) for p in view.get("order") or range(size) if 0 <= int(p) < size]
+    return order if sorted(order) == list(range(size)) else list(range(size))
+
+
+def rack_title(draw: ImageDraw.ImageDraw, sides: Sides, pad: int, middle: float, title: str, view: dict[str, Any],
+               ctx: RenderContext, ink: Colour, turn: Colour, dark: Colour, margin: int = 18,
+               max_width: float | None = None) -> None:
+    """The rack's title at the start edge and, while the seat is to move, a "your turn" pill at the end edge."""
+    if max_width is not None:
+        title = fit(title, 21, max_width, bold=True, raqm=ctx.raqm, rtl=ctx.rtl)
+    draw_text(draw, (sides.x(pad), middle), title, 21, ink, anchor=sides.anchor("lm"), bold=True, raqm=ctx.raqm,
+              rtl=ctx.rtl)
+    seat = view.get("seat")
+    if not view.get("over") and seat is not None and view.get("to_move") == seat:
+        text = ctx.t("your_turn")
+        w = text_width(text, 16, bold=True, raqm=ctx.raqm, rtl=ctx.rtl) + margin
+        pill(draw, (sides.x(sides.width - pad - w / 2), middle), text, 16, turn, dark, ctx, margin)
+
+
+def pack_cells(melds: Sequence[Meld], width_of: Callable[[Meld], int], pad: int, edge: int,
+               gap: int) -> list[tuple[Meld, int, int, int]]:
+    """(meld, row, offset from the start edge, width): cells in reading order from `pad`, wrapping before
+    `edge - pad`."""
+    out = []
+    row, offset = 0, pad
+    for meld in melds:
+        width = width_of(meld)
+        if offset > pad and offset + width > edge - pad:
+            row, offset = row + 1, pad
+        out.append((meld, row, offset, width))
+        offset += width + gap
+    return out
+
+
+class Sheet:
+    """A picture drawn in sections stacked top to bottom, text placed by its offset from the start edge."""
+
+    def __init__(self, width: int, height: int, background: Colour, ctx: RenderContext):
+        self.ctx = ctx
+        self.width = width
+        self.s = Sides(width, ctx.rtl)
+        self.image = Image.new("RGB", (width, height), background)
+        self.draw = ImageDraw.Draw(self.image)
+
+    def text(self, offset: float, y: float, text: str, size: int, fill: object, anchor: str = "lm",
+             bold: bool = False, rtl: bool | None = None) -> None:
+        """`rtl` overrides the language's direction (False for numbers and codes)."""
+        draw_text(self.draw, (self.s.x(offset), y), text, size, fill, anchor=self.s.anchor(anchor), bold=bold,
+                  raqm=self.ctx.raqm, rtl=self.ctx.rtl if rtl is None else rtl)
+
+    def panel(self, top: float, height: float, fill: Colour, pad: int, outline: Colour | None = None,
+              width: int = 0) -> None:
+        """A full-width rounded panel, `pad / 2` in from both edges."""
+        self.draw.rounded_rectangle((pad / 2, top, self.width - pad / 2, top + height), radius=10, fill=fill,
+                                    outline=outline, width=width)
+
+    def over_banner(self, y: int, text: str, pad: int, fill: Colour, ink: Colour) -> int:
+        """The match-over banner (who won) across the picture; returns the next y."""
+        ctx = self.ctx
+        self.panel(y, 38, fill, pad)
+        shown = fit(text, 19, self.width - 3 * pad, bold=True, raqm=ctx.raqm, rtl=ctx.rtl)
+        draw_text(self.draw, (self.width / 2, y + 19), shown, 19, ink, anchor="mm", bold=True, raqm=ctx.raqm,
+                  rtl=ctx.rtl)
+        return y + 46
+
+    def last_move(self, offset: float, middle: float, items: list[str | Image.Image], muted: Colour, ink: Colour,
+                  size: int = 15, gap: int = 4) -> None:
+        """"Last move:" then the move as words and small faces, on one line centred on `middle`."""
+        ctx = self.ctx
+        offset = flow(self.image, self.draw, self.s, offset, middle, [f"{ctx.t('last_move')}:"], 15, muted,
+                      raqm=ctx.raqm)
+        flow(self.image, self.draw, self.s, offset, middle, items, size, ink, gap=gap, raqm=ctx.raqm)
