@@ -14,7 +14,6 @@ in Arabic.
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 from PIL import Image, ImageDraw
@@ -23,6 +22,7 @@ from renderers import card_base, cards_french, palette
 from renderers.context import RenderContext
 from renderers.layout import Sides, flow
 from renderers.text import draw_text, fit, ltr, text_width
+from renderers.widgets import Sheet, balanced_rows, number_badge, pack_cells, pill, rack_order, rack_title
 
 FELT = (30, 84, 62)
 PANEL = (40, 104, 78)
@@ -71,21 +71,6 @@ def _round_text(view: dict[str, Any], ctx: RenderContext) -> str:
     return ctx.t("konkan.round", n=number, total=total)
 
 
-def _pill(draw: ImageDraw.ImageDraw, centre: tuple[float, float], text: str, size: int, fill: tuple,
-          ink: tuple, ctx: RenderContext) -> float:
-    """A rounded label centred on `centre`; returns its width."""
-    w = text_width(text, size, bold=True, raqm=ctx.raqm, rtl=ctx.rtl) + 18
-    cx, cy = centre
-    draw.rounded_rectangle((cx - w / 2, cy - size * 0.8, cx + w / 2, cy + size * 0.8), radius=size * 0.8, fill=fill)
-    draw_text(draw, (cx, cy), text, size, ink, anchor="mm", bold=True, raqm=ctx.raqm, rtl=ctx.rtl)
-    return w
-
-
-def _badge(draw: ImageDraw.ImageDraw, cx: float, cy: float, n: int, r: int, hot: bool, ctx: RenderContext) -> None:
-    draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=card_base.SELECT[:3] if hot else INK)
-    draw_text(draw, (cx, cy), str(n), round(r * 1.2), DARK, anchor="mm", bold=True, raqm=ctx.raqm)
-
-
 def _status(view: dict[str, Any], seat: int, ctx: RenderContext) -> tuple[str, tuple, tuple]:
     """A seat's marker: committed to Konkan, opened, or not opened (with the minimum)."""
     if (view.get("committed") or [])[seat:seat + 1] == [True]:
@@ -96,14 +81,6 @@ def _status(view: dict[str, Any], seat: int, ctx: RenderContext) -> tuple[str, t
 
 
 # ---- rack --------------------------------------------------------------------------------------------------
-
-
-def _rack_rows(n: int) -> list[int]:
-    if n == 0:
-        return []
-    count = math.ceil(n / RACK_PER_ROW)
-    base, extra = divmod(n, count)
-    return [base + (1 if i < extra else 0) for i in range(count)]
 
 
 def _rack_notes(view: dict[str, Any], ctx: RenderContext) -> list[tuple[str, tuple]]:
@@ -134,11 +111,9 @@ def _rack_notes(view: dict[str, Any], ctx: RenderContext) -> list[tuple[str, tup
 def render_rack(view: dict[str, Any], ctx: RenderContext) -> Image.Image:
     """The seat's hand in rows, card i numbered i+1; selected positions lifted and ringed."""
     hand: list[str] = list(view.get("hand") or [])
-    order = [int(p) for p in view.get("order") or range(len(hand)) if 0 <= int(p) < len(hand)]
-    if sorted(order) != list(range(len(hand))):
-        order = list(range(len(hand)))
+    order = rack_order(view, len(hand))
     cw = card_base.card_width(RACK_CARD_H)
-    per_rows = _rack_rows(len(hand))
+    per_rows = balanced_rows(len(hand), RACK_PER_ROW)
     widest = max(per_rows, default=0)
     step = cw + 8 if widest <= 7 else round(cw * 0.7)
     row_w = (widest - 1) * step + cw if widest else 0
@@ -154,12 +129,7 @@ def render_rack(view: dict[str, Any], ctx: RenderContext) -> Image.Image:
     sides = Sides(width, ctx.rtl)
 
     title = f"{_title(view, ctx)} · {ctx.t('your_hand')} ({len(hand)})"
-    draw_text(draw, (sides.x(PAD), title_h / 2 + 2), fit(title, 21, width - 200, bold=True, raqm=ctx.raqm,
-              rtl=ctx.rtl), 21, INK, anchor=sides.anchor("lm"), bold=True, raqm=ctx.raqm, rtl=ctx.rtl)
-    if not view.get("over") and seat is not None and view.get("to_move") == seat:
-        text = ctx.t("your_turn")
-        w = text_width(text, 16, bold=True, raqm=ctx.raqm, rtl=ctx.rtl) + 18
-        _pill(draw, (sides.x(width - PAD - w / 2), title_h / 2 + 2), text, 16, TURN, DARK, ctx)
+    rack_title(draw, sides, PAD, title_h / 2 + 2, title, view, ctx, INK, TURN, DARK, max_width=width - 200)
     y = title_h
     if not hand:
         draw_text(draw, (width / 2, y + row_h / 2), ctx.t("no_cards"), 20, MUTED, anchor="mm", raqm=ctx.raqm,
@@ -174,7 +144,8 @@ def render_rack(view: dict[str, Any], ctx: RenderContext) -> Image.Image:
             face = cards_french.face(_plain(hand[position]), RACK_CARD_H, chosen)
             x = left + i * step
             image.paste(face, (x, y + (0 if chosen else lift)), face)
-            _badge(draw, x + visible / 2, y + lift + RACK_CARD_H + badge_h / 2, position + 1, 13, chosen, ctx)
+            number_badge(draw, x + visible / 2, y + lift + RACK_CARD_H + badge_h / 2, position + 1, 13, chosen, ctx,
+                         INK, DARK)
         start += count
         y += row_h
     y += 8
@@ -200,19 +171,6 @@ def _cell_width(meld: dict[str, Any]) -> int:
     return max(MELD_CELL_MIN_W, 12 + cw + (len(meld.get("cards") or []) - 1) * MELD_STEP)
 
 
-def _pack(melds: list[dict[str, Any]]) -> list[tuple[dict[str, Any], int, int, int]]:
-    """(meld, row, offset from the start edge, width): cells in reading order, wrapping at the panel's edge."""
-    out = []
-    row, offset = 0, PAD
-    for meld in melds:
-        width = _cell_width(meld)
-        if offset > PAD and offset + width > TABLE_W - PAD:
-            row, offset = row + 1, PAD
-        out.append((meld, row, offset, width))
-        offset += width + MELD_GAP
-    return out
-
-
 def _last_move_items(last: dict[str, Any], ctx: RenderContext) -> list[str | Image.Image]:
     words = str(last.get("move", "")).split()
     verb = words[0] if words else ""
@@ -236,23 +194,22 @@ def _last_move_items(last: dict[str, Any], ctx: RenderContext) -> list[str | Ima
     return items
 
 
-class _Table:
+class _Table(Sheet):
     """One table picture: sections stacked top to bottom, each returning the next y."""
 
     def __init__(self, view: dict[str, Any], ctx: RenderContext):
-        self.view, self.ctx = view, ctx
+        self.view = view
         self.players = int(view.get("players") or len(view.get("hand_sizes") or []) or 2)
-        self.s = Sides(TABLE_W, ctx.rtl)
         melds = view.get("melds") or []
-        self.cells = [_pack([m for m in melds if m.get("seat") == seat]) for seat in range(self.players)]
+        self.cells = [pack_cells([m for m in melds if m.get("seat") == seat], _cell_width, PAD, TABLE_W, MELD_GAP)
+                      for seat in range(self.players)]
         last = view.get("last_move")
         self.last = last if isinstance(last, dict) and "move" in last else None
         self.summary = view.get("last_round") if isinstance(view.get("last_round"), dict) else None
         height = 48 + (46 if view.get("over") else 0) + self._pile_h() + 10
         height += sum(self._seat_h(seat) + 10 for seat in range(self.players))
         height += (30 if self.summary else 0) + (SMALL_CARD_H + 20 if self.last else 0) + PAD
-        self.image = Image.new("RGB", (TABLE_W, height), FELT)
-        self.draw = ImageDraw.Draw(self.image)
+        super().__init__(TABLE_W, height, FELT, ctx)
 
     @staticmethod
     def _pile_h() -> int:
@@ -263,37 +220,27 @@ class _Table:
         rows = cells[-1][1] + 1 if cells else 0
         return 40 + (rows * (MELD_CELL_H + MELD_GAP) if rows else 26)
 
-    def text(self, offset: float, y: float, text: str, size: int, fill: object, anchor: str = "lm",
-             bold: bool = False, rtl: bool | None = None) -> None:
-        direction = self.ctx.rtl if rtl is None else rtl
-        draw_text(self.draw, (self.s.x(offset), y), text, size, fill, anchor=self.s.anchor(anchor), bold=bold,
-                  raqm=self.ctx.raqm, rtl=direction)
-
     def header(self, y: int) -> int:
         view, ctx = self.view, self.ctx
         self.text(PAD, y + 25, f"{_title(view, ctx)} · {_round_text(view, ctx)}", 22, INK, bold=True)
         if view.get("final_round") and not view.get("over"):
             w = text_width(ctx.t("konkan.final"), 16, bold=True, raqm=ctx.raqm, rtl=ctx.rtl) + 18
-            _pill(self.draw, (self.s.x(TABLE_W - PAD - w / 2), y + 25), ctx.t("konkan.final"), 16, TURN, DARK, ctx)
+            pill(self.draw, (self.s.x(TABLE_W - PAD - w / 2), y + 25), ctx.t("konkan.final"), 16, TURN, DARK, ctx)
         return y + 48
 
     def banner(self, y: int) -> int:
         view, ctx = self.view, self.ctx
-        self.draw.rounded_rectangle((PAD / 2, y, TABLE_W - PAD / 2, y + 38), radius=10, fill=WIN)
         winners = [w for w in view.get("winners") or [] if 0 <= w < self.players]
         text = ctx.t("winner", names=ctx.t("and").join(ctx.name(w) for w in winners)) if winners else ctx.t("over")
         if view.get("konkan_winner") is not None:
             text += " · " + ctx.t("konkan.konkan_win", name=ctx.name(int(view["konkan_winner"])))
-        text = fit(text, 19, TABLE_W - 3 * PAD, bold=True, raqm=ctx.raqm, rtl=ctx.rtl)
-        draw_text(self.draw, (TABLE_W / 2, y + 19), text, 19, DARK, anchor="mm", bold=True, raqm=ctx.raqm,
-                  rtl=ctx.rtl)
-        return y + 46
+        return self.over_banner(y, text, PAD, WIN, DARK)
 
     def piles(self, y: int) -> int:
         """Stock with its count and reshuffles left, the discard pile's top card, and whose turn."""
         view, ctx = self.view, self.ctx
         h = self._pile_h()
-        self.draw.rounded_rectangle((PAD / 2, y, TABLE_W - PAD / 2, y + h), radius=10, fill=PANEL)
+        self.panel(y, h, PANEL, PAD)
         cw = card_base.card_width(PILE_CARD_H)
         top = y + 26
         stock = int(view.get("stock_size", 0))
@@ -351,9 +298,7 @@ class _Table:
         view, ctx = self.view, self.ctx
         h = self._seat_h(seat)
         on_turn = not view.get("over") and view.get("to_move") == seat
-        self.draw.rounded_rectangle((PAD / 2, y, TABLE_W - PAD / 2, y + h), radius=10,
-                                    fill=PANEL_TURN if on_turn else PANEL, outline=TURN if on_turn else None,
-                                    width=2)
+        self.panel(y, h, PANEL_TURN if on_turn else PANEL, PAD, outline=TURN if on_turn else None, width=2)
         mid = y + 20
         self.draw.ellipse(self.s.box(PAD + 4, 12, mid - 6, mid + 6), fill=SEAT_COLOURS[seat % len(SEAT_COLOURS)])
         name = fit(ctx.name(seat), 18, 200, bold=True, raqm=ctx.raqm, rtl=ctx.rtl)
@@ -368,7 +313,7 @@ class _Table:
         label, fill, ink = _status(view, seat, ctx)
         w = text_width(label, 14, bold=True, raqm=ctx.raqm, rtl=ctx.rtl) + 18
         centre = self.s.x(offset + w / 2)
-        _pill(self.draw, (centre, mid), label, 14, fill, ink, ctx)
+        pill(self.draw, (centre, mid), label, 14, fill, ink, ctx)
         scores = view.get("scores") or []
         score = scores[seat] if seat < len(scores) else 0
         self.text(TABLE_W - PAD, mid, str(score), 20, INK, anchor="rm", bold=True, rtl=False)
@@ -421,11 +366,7 @@ class _Table:
                 offset += text_width(f"{points:+d}", 15, bold=True, raqm=ctx.raqm, rtl=False) + 12
             y += 30
         if self.last:
-            mid = y + SMALL_CARD_H / 2 + 4
-            offset = flow(self.image, self.draw, self.s, PAD + 4, mid, [f"{ctx.t('last_move')}:"], 15, MUTED,
-                          raqm=ctx.raqm)
-            flow(self.image, self.draw, self.s, offset, mid, _last_move_items(self.last, ctx), 15, INK, gap=4,
-                 raqm=ctx.raqm)
+            self.last_move(PAD + 4, y + SMALL_CARD_H / 2 + 4, _last_move_items(self.last, ctx), MUTED, INK)
             y += SMALL_CARD_H + 20
         return y
 
