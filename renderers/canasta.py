@@ -20,7 +20,7 @@ from renderers import card_base, cards_french, palette
 from renderers.context import RenderContext
 from renderers.layout import Sides, flow
 from renderers.text import draw_text, fit, ltr, text_width
-from renderers.widgets import Sheet, balanced_rows, number_badge, pack_cells, pill, rack_order, rack_title
+from renderers.widgets import Sheet, card_rows, draw_card_rows, pack_cells, pill, rack_order, rack_title
 
 FELT = (24, 70, 96)
 PANEL = (33, 90, 120)
@@ -86,11 +86,6 @@ def _fan(image: Image.Image, cards: list[str], left: float, top: float, height: 
 # ---- rack --------------------------------------------------------------------------------------------------
 
 
-def _rack_step(per_row: int) -> int:
-    cw = card_base.card_width(RACK_CARD_H)
-    return cw + 8 if per_row <= 7 else round(cw * 0.7)
-
-
 def _hint(view: dict[str, Any], ctx: RenderContext) -> str | None:
     seat = view.get("seat")
     if view.get("phase") == "answer" and view.get("to_move") == seat:
@@ -119,10 +114,7 @@ def render_rack(view: dict[str, Any], ctx: RenderContext) -> Image.Image:
     hand: list[str] = list(view.get("hand") or [])
     order = rack_order(view, len(hand))
     cw = card_base.card_width(RACK_CARD_H)
-    per_rows = balanced_rows(len(hand), RACK_PER_ROW)
-    widest = max(per_rows, default=0)
-    step = _rack_step(widest)
-    row_w = (widest - 1) * step + cw if widest else 0
+    per_rows, step, row_w = card_rows(len(hand), RACK_PER_ROW, cw)
     lift, badge_h, title_h = 12, 34, 44
     row_h = lift + RACK_CARD_H + badge_h
     hint = _hint(view, ctx)
@@ -147,22 +139,10 @@ def render_rack(view: dict[str, Any], ctx: RenderContext) -> Image.Image:
         draw_text(draw, (width / 2, y + row_h / 2), ctx.t("no_cards"), 20, MUTED, anchor="mm", raqm=ctx.raqm,
                   rtl=ctx.rtl)
         y += row_h
-    start = 0
-    for count in per_rows:
-        left = (width - ((count - 1) * step + cw)) // 2
-        visible = min(step, cw)
-        # Numbered in reading order (card 1 on the right in Arabic); drawn left to right either way, so each card
-        # covers the right of the one before and every top-left index stays visible.
-        row = list(enumerate(order[start:start + count]))
-        for i, position in reversed(row) if ctx.rtl else row:
-            chosen = position in ctx.selected
-            face = cards_french.face(hand[position], RACK_CARD_H, chosen)
-            x = left + (count - 1 - i if ctx.rtl else i) * step
-            image.paste(face, (x, y + (0 if chosen else lift)), face)
-            number_badge(draw, x + visible / 2, y + lift + RACK_CARD_H + badge_h / 2, position + 1, 13, chosen, ctx,
-                         INK, DARK)
-        start += count
-        y += row_h
+    # numbered in reading order: card 1 on the right in Arabic
+    y = draw_card_rows(image, draw, ctx, y, per_rows, order, step, cw, RACK_CARD_H,
+                       lambda p, chosen: cards_french.face(hand[p], RACK_CARD_H, chosen), ctx.rtl, INK, DARK,
+                       lift, badge_h)
     y += 8
 
     if pending:
@@ -281,28 +261,17 @@ class _Table(Sheet):
         stock_x = round(self.s.x(PAD + 10 + cw) if ctx.rtl else self.s.x(PAD + 10))
         pile_x = round(self.s.x(PAD + 40 + 2 * cw) if ctx.rtl else self.s.x(PAD + 40 + cw))
         self.text(PAD + 10, y + 13, f"{ctx.t('stock')}: {stock}", 15, MUTED, bold=True)
-        if stock:
-            back = card_base.back(PILE_CARD_H, "french")
-            self.image.paste(back, (stock_x, top), back)
-        else:
-            self.draw.rounded_rectangle((stock_x, top, stock_x + cw, top + PILE_CARD_H), radius=6, outline=MUTED,
-                                        width=2)
+        self.pile(stock_x, top, card_base.back(PILE_CARD_H, "french") if stock else None, cw, PILE_CARD_H, MUTED)
         size = int(view.get("pile_size", 0))
         top_card = view.get("discard_top")
         draw_text(self.draw, (pile_x + cw / 2, y + 13), ctx.t("canasta.pile"), 15, MUTED, anchor="mm", bold=True,
                   raqm=ctx.raqm, rtl=ctx.rtl)
-        if top_card:
-            if view.get("frozen"):
-                # a wild card in the pile lies sideways under the top card, as at a real table
-                sideways = card_base.back(round(cw * 0.9), "french").rotate(90, expand=True)
-                self.image.paste(sideways, (pile_x - 8, top + PILE_CARD_H // 2 - sideways.height // 2), sideways)
-            face = cards_french.face(top_card, PILE_CARD_H, False)
-            self.image.paste(face, (pile_x, top), face)
-        else:
-            self.draw.rounded_rectangle((pile_x, top, pile_x + cw, top + PILE_CARD_H), radius=6, outline=MUTED,
-                                        width=2)
-            draw_text(self.draw, (pile_x + cw / 2, top + PILE_CARD_H / 2), ctx.t("canasta.pile_empty"), 14, MUTED,
-                      anchor="mm", raqm=ctx.raqm, rtl=ctx.rtl)
+        if top_card and view.get("frozen"):
+            # a wild card in the pile lies sideways under the top card, as at a real table
+            sideways = card_base.back(round(cw * 0.9), "french").rotate(90, expand=True)
+            self.image.paste(sideways, (pile_x - 8, top + PILE_CARD_H // 2 - sideways.height // 2), sideways)
+        self.pile(pile_x, top, cards_french.face(top_card, PILE_CARD_H, False) if top_card else None, cw,
+                  PILE_CARD_H, MUTED, ctx.t("canasta.pile_empty"))
         draw_text(self.draw, (pile_x + cw / 2, top + PILE_CARD_H + 14), ctx.t("canasta.cards", n=size), 14, INK,
                   anchor="mm", raqm=ctx.raqm, rtl=ctx.rtl)
         marks_at = pile_x + cw + 60 if not ctx.rtl else pile_x - 60

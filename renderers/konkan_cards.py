@@ -22,7 +22,7 @@ from renderers import card_base, cards_french, palette
 from renderers.context import RenderContext
 from renderers.layout import Sides, flow
 from renderers.text import draw_text, fit, ltr, text_width
-from renderers.widgets import Sheet, balanced_rows, number_badge, pack_cells, pill, rack_order, rack_title
+from renderers.widgets import Sheet, card_rows, draw_card_rows, pack_cells, pill, rack_order, rack_title
 
 FELT = (30, 84, 62)
 PANEL = (40, 104, 78)
@@ -113,10 +113,7 @@ def render_rack(view: dict[str, Any], ctx: RenderContext) -> Image.Image:
     hand: list[str] = list(view.get("hand") or [])
     order = rack_order(view, len(hand))
     cw = card_base.card_width(RACK_CARD_H)
-    per_rows = balanced_rows(len(hand), RACK_PER_ROW)
-    widest = max(per_rows, default=0)
-    step = cw + 8 if widest <= 7 else round(cw * 0.7)
-    row_w = (widest - 1) * step + cw if widest else 0
+    per_rows, step, row_w = card_rows(len(hand), RACK_PER_ROW, cw)
     lift, badge_h, title_h = 12, 34, 44
     row_h = lift + RACK_CARD_H + badge_h
     notes = _rack_notes(view, ctx)
@@ -135,19 +132,10 @@ def render_rack(view: dict[str, Any], ctx: RenderContext) -> Image.Image:
         draw_text(draw, (width / 2, y + row_h / 2), ctx.t("no_cards"), 20, MUTED, anchor="mm", raqm=ctx.raqm,
                   rtl=ctx.rtl)
         y += row_h
-    start = 0
-    for count in per_rows:
-        left = (width - ((count - 1) * step + cw)) // 2
-        visible = min(step, cw)
-        for i, position in enumerate(order[start:start + count]):
-            chosen = position in ctx.selected
-            face = cards_french.face(_plain(hand[position]), RACK_CARD_H, chosen)
-            x = left + i * step
-            image.paste(face, (x, y + (0 if chosen else lift)), face)
-            number_badge(draw, x + visible / 2, y + lift + RACK_CARD_H + badge_h / 2, position + 1, 13, chosen, ctx,
-                         INK, DARK)
-        start += count
-        y += row_h
+    # card rows stay left to right in Arabic too (their numbers match the buttons)
+    y = draw_card_rows(image, draw, ctx, y, per_rows, order, step, cw, RACK_CARD_H,
+                       lambda p, chosen: cards_french.face(_plain(hand[p]), RACK_CARD_H, chosen), False, INK, DARK,
+                       lift, badge_h)
     y += 8
     if pending:
         mid = y + SMALL_CARD_H / 2 + 4
@@ -249,24 +237,13 @@ class _Table(Sheet):
         gap = max(60, text_width(shuffles, 14, raqm=ctx.raqm, rtl=ctx.rtl) - cw + 30)
         pile_x = round(self.s.x(PAD + 10 + gap + 2 * cw) if ctx.rtl else self.s.x(PAD + 10 + gap + cw))
         self.text(PAD + 10, y + 13, f"{ctx.t('konkan.stock')}: {stock}", 15, MUTED, bold=True)
-        if stock:
-            back = card_base.back(PILE_CARD_H, "french")
-            self.image.paste(back, (stock_x, top), back)
-        else:
-            self.draw.rounded_rectangle((stock_x, top, stock_x + cw, top + PILE_CARD_H), radius=6, outline=MUTED,
-                                        width=2)
+        self.pile(stock_x, top, card_base.back(PILE_CARD_H, "french") if stock else None, cw, PILE_CARD_H, MUTED)
         self.text(PAD + 10, top + PILE_CARD_H + 14, shuffles, 14, INK)
         top_card = view.get("discard_top")
         draw_text(self.draw, (pile_x + cw / 2, y + 13), ctx.t("konkan.pile"), 15, MUTED, anchor="mm", bold=True,
                   raqm=ctx.raqm, rtl=ctx.rtl)
-        if top_card:
-            face = cards_french.face(_plain(top_card), PILE_CARD_H, False)
-            self.image.paste(face, (pile_x, top), face)
-        else:
-            self.draw.rounded_rectangle((pile_x, top, pile_x + cw, top + PILE_CARD_H), radius=6, outline=MUTED,
-                                        width=2)
-            draw_text(self.draw, (pile_x + cw / 2, top + PILE_CARD_H / 2), ctx.t("konkan.pile_empty"), 14, MUTED,
-                      anchor="mm", raqm=ctx.raqm, rtl=ctx.rtl)
+        self.pile(pile_x, top, cards_french.face(_plain(top_card), PILE_CARD_H, False) if top_card else None, cw,
+                  PILE_CARD_H, MUTED, ctx.t("konkan.pile_empty"))
         draw_text(self.draw, (pile_x + cw / 2, top + PILE_CARD_H + 14),
                   ctx.t("konkan.cards", n=view.get("pile_size", 0)), 14, INK, anchor="mm", raqm=ctx.raqm,
                   rtl=ctx.rtl)

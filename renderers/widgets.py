@@ -8,7 +8,7 @@ in renderers.palette are per game) and their own proportions.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any, TypeVar
 
 from PIL import Image, ImageDraw
@@ -46,6 +46,46 @@ def balanced_rows(n: int, per_row: int) -> list[int]:
     count = math.ceil(n / per_row)
     base, extra = divmod(n, count)
     return [base + (1 if i < extra else 0) for i in range(count)]
+
+
+def card_rows(n: int, per_row: int, card_w: int) -> tuple[list[int], int, int]:
+    """(cards per row, step between cards, widest row's width): a long hand overlaps its cards, a short one spaces
+    them."""
+    rows = balanced_rows(n, per_row)
+    widest = max(rows, default=0)
+    step = card_w + 8 if widest <= 7 else round(card_w * 0.7)
+    return rows, step, (widest - 1) * step + card_w if widest else 0
+
+
+def row_places(rows: list[int], order: list[int], width: int, step: int, card_w: int,
+               mirror: bool) -> Iterator[tuple[int, int, int]]:
+    """(row, x, hand position) of each card, rows centred in `width`. Yielded left to right, so each card covers
+    the right of the one before and every top-left index stays visible; `mirror` numbers from the right (reading
+    order in Arabic) instead of from the left."""
+    start = 0
+    for r, count in enumerate(rows):
+        left = (width - ((count - 1) * step + card_w)) // 2
+        row = list(enumerate(order[start:start + count]))
+        for i, position in reversed(row) if mirror else row:
+            yield r, left + (count - 1 - i if mirror else i) * step, position
+        start += count
+
+
+def draw_card_rows(image: Image.Image, draw: ImageDraw.ImageDraw, ctx: RenderContext, top: int, rows: list[int],
+                   order: list[int], step: int, card_w: int, card_h: int, face: Callable[[int, bool], Image.Image],
+                   mirror: bool, paper: Colour, ink: Colour, lift: int = 12, badge_h: int = 34) -> int:
+    """A rack's cards in `rows` from `top`, the card at hand position p numbered p+1 under it (the number its
+    button shows), chosen ones lifted and drawn by `face(position, chosen)`; returns the y under the last row."""
+    row_h = lift + card_h + badge_h
+    visible = min(step, card_w)
+    for r, x, position in row_places(rows, order, image.width, step, card_w, mirror):
+        y = top + r * row_h
+        chosen = position in ctx.selected
+        picture = face(position, chosen)
+        image.paste(picture, (x, y + (0 if chosen else lift)), picture)
+        number_badge(draw, x + visible / 2, y + lift + card_h + badge_h / 2, position + 1, 13, chosen, ctx, paper,
+                     ink)
+    return top + len(rows) * row_h
 
 
 def rack_order(view: dict[str, Any], size: int) -> list[int]:
@@ -115,6 +155,17 @@ class Sheet:
         draw_text(self.draw, (self.width / 2, y + 19), shown, 19, ink, anchor="mm", bold=True, raqm=ctx.raqm,
                   rtl=ctx.rtl)
         return y + 46
+
+    def pile(self, x: int, top: int, picture: Image.Image | None, card_w: int, card_h: int, outline: Colour,
+             empty: str = "") -> None:
+        """A pile's top picture (a face or a back), or its outline with `empty` written in it when there is none."""
+        if picture is not None:
+            self.image.paste(picture, (x, top), picture)
+            return
+        self.draw.rounded_rectangle((x, top, x + card_w, top + card_h), radius=6, outline=outline, width=2)
+        if empty:
+            draw_text(self.draw, (x + card_w / 2, top + card_h / 2), empty, 14, outline, anchor="mm",
+                      raqm=self.ctx.raqm, rtl=self.ctx.rtl)
 
     def last_move(self, offset: float, middle: float, items: list[str | Image.Image], muted: Colour, ink: Colour,
                   size: int = 15, gap: int = 4) -> None:
