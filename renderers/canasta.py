@@ -20,7 +20,7 @@ from renderers import card_base, cards_french, palette
 from renderers.context import RenderContext
 from renderers.layout import Sides, flow
 from renderers.text import draw_text, fit, ltr, text_width
-from renderers.widgets import Sheet, card_rows, draw_card_rows, pack_cells, pill, rack_order, rack_title
+from renderers.widgets import CardRack, Sheet, faces_or_codes, pack_cells, pill, rack_title
 
 FELT = (24, 70, 96)
 PANEL = (33, 90, 120)
@@ -111,23 +111,19 @@ def _own_melds_text(view: dict[str, Any], ctx: RenderContext) -> str | None:
 
 def render_rack(view: dict[str, Any], ctx: RenderContext) -> Image.Image:
     """The seat's hand in overlapping rows, card i numbered i+1; selected positions lifted and ringed."""
-    hand: list[str] = list(view.get("hand") or [])
-    order = rack_order(view, len(hand))
-    cw = card_base.card_width(RACK_CARD_H)
-    per_rows, step, row_w = card_rows(len(hand), RACK_PER_ROW, cw)
-    lift, badge_h, title_h = 12, 34, 44
-    row_h = lift + RACK_CARD_H + badge_h
+    rack = CardRack.of(view, RACK_CARD_H, RACK_PER_ROW)
+    title_h = 44
     hint = _hint(view, ctx)
     melds_line = _own_melds_text(view, ctx)
     pending = view.get("must_use") if view.get("turn") == view.get("seat") else None
-    width = max(RACK_MIN_W, row_w + 2 * PAD)
-    height = title_h + (30 if hint else 0) + max(1, len(per_rows)) * row_h + 8
+    width = max(RACK_MIN_W, rack.width + 2 * PAD)
+    height = title_h + (30 if hint else 0) + rack.height + 8
     height += (SMALL_CARD_H + 58 if pending else 0) + (28 if melds_line else 0)
     image = Image.new("RGB", (width, height), FELT)
     draw = ImageDraw.Draw(image)
     sides = Sides(width, ctx.rtl)
 
-    title = f"{_canasta_name(ctx)} · {ctx.t('your_hand')} ({len(hand)})"
+    title = f"{_canasta_name(ctx)} · {ctx.t('your_hand')} ({len(rack.hand)})"
     rack_title(draw, sides, PAD, title_h / 2 + 2, title, view, ctx, INK, TURN, DARK)
     y = title_h
     if hint:
@@ -135,14 +131,9 @@ def render_rack(view: dict[str, Any], ctx: RenderContext) -> Image.Image:
                   rtl=ctx.rtl), 17, TURN, anchor=sides.anchor("lm"), bold=True, raqm=ctx.raqm, rtl=ctx.rtl)
         y += 30
 
-    if not hand:
-        draw_text(draw, (width / 2, y + row_h / 2), ctx.t("no_cards"), 20, MUTED, anchor="mm", raqm=ctx.raqm,
-                  rtl=ctx.rtl)
-        y += row_h
     # numbered in reading order: card 1 on the right in Arabic
-    y = draw_card_rows(image, draw, ctx, y, per_rows, order, step, cw, RACK_CARD_H,
-                       lambda p, chosen: cards_french.face(hand[p], RACK_CARD_H, chosen), ctx.rtl, INK, DARK,
-                       lift, badge_h)
+    y = rack.draw(image, draw, ctx, y, lambda code, chosen: cards_french.face(code, RACK_CARD_H, chosen), ctx.rtl,
+                  INK, DARK, MUTED)
     y += 8
 
     if pending:
@@ -208,12 +199,7 @@ def _last_move_items(last: dict[str, Any], ctx: RenderContext) -> list[str | Ima
     else:
         text = ltr(" ".join(words))
     items: list[str | Image.Image] = [f"{name} {text}"]
-    for code in faces[:12]:
-        try:
-            items.append(cards_french.face(code, SMALL_CARD_H, False))
-        except ValueError:
-            items.append(code)
-    return items
+    return items + faces_or_codes(faces[:12], lambda code: cards_french.face(code, SMALL_CARD_H, False))
 
 
 class _Table(Sheet):
@@ -257,23 +243,17 @@ class _Table(Sheet):
         self.panel(y, h, PANEL, PAD)
         cw = card_base.card_width(PILE_CARD_H)
         top = y + 26
-        stock = int(view.get("stock_size", 0))
-        stock_x = round(self.s.x(PAD + 10 + cw) if ctx.rtl else self.s.x(PAD + 10))
-        pile_x = round(self.s.x(PAD + 40 + 2 * cw) if ctx.rtl else self.s.x(PAD + 40 + cw))
-        self.text(PAD + 10, y + 13, f"{ctx.t('stock')}: {stock}", 15, MUTED, bold=True)
-        self.pile(stock_x, top, card_base.back(PILE_CARD_H, "french") if stock else None, cw, PILE_CARD_H, MUTED)
-        size = int(view.get("pile_size", 0))
+        pile_x = round(self.s.left(PAD + 40 + cw, cw))
+        self.stock(PAD + 10, y + 13, top, ctx.t("stock"), int(view.get("stock_size", 0)),
+                   card_base.back(PILE_CARD_H, "french"), PILE_CARD_H, MUTED)
         top_card = view.get("discard_top")
-        draw_text(self.draw, (pile_x + cw / 2, y + 13), ctx.t("canasta.pile"), 15, MUTED, anchor="mm", bold=True,
-                  raqm=ctx.raqm, rtl=ctx.rtl)
         if top_card and view.get("frozen"):
             # a wild card in the pile lies sideways under the top card, as at a real table
             sideways = card_base.back(round(cw * 0.9), "french").rotate(90, expand=True)
             self.image.paste(sideways, (pile_x - 8, top + PILE_CARD_H // 2 - sideways.height // 2), sideways)
-        self.pile(pile_x, top, cards_french.face(top_card, PILE_CARD_H, False) if top_card else None, cw,
-                  PILE_CARD_H, MUTED, ctx.t("canasta.pile_empty"))
-        draw_text(self.draw, (pile_x + cw / 2, top + PILE_CARD_H + 14), ctx.t("canasta.cards", n=size), 14, INK,
-                  anchor="mm", raqm=ctx.raqm, rtl=ctx.rtl)
+        self.discard(pile_x, y + 13, top, ctx.t("canasta.pile"),
+                     cards_french.face(top_card, PILE_CARD_H, False) if top_card else None, PILE_CARD_H, MUTED, INK,
+                     ctx.t("canasta.pile_empty"), ctx.t("canasta.cards", n=int(view.get("pile_size", 0))))
         marks_at = pile_x + cw + 60 if not ctx.rtl else pile_x - 60
         mark_y = top + 18
         if view.get("frozen"):
@@ -404,10 +384,7 @@ class _Table(Sheet):
 def render_table(view: dict[str, Any], ctx: RenderContext) -> Image.Image:
     """Header, winner banner once over, the piles with whose turn, each side's panel, the last hand and move."""
     table = _Table(view, ctx)
-    y = table.header(0)
-    if view.get("over"):
-        y = table.banner(y)
-    y = table.piles(y)
+    y = table.piles(table.heading(bool(view.get("over"))))
     for side in range(len(table.sides)):
         y = table.side(y, side)
     table.footer(y)

@@ -22,7 +22,7 @@ from renderers import card_base, cards_french, palette
 from renderers.context import RenderContext
 from renderers.layout import Sides, flow
 from renderers.text import draw_text, fit, ltr, text_width
-from renderers.widgets import Sheet, card_rows, draw_card_rows, pack_cells, pill, rack_order, rack_title
+from renderers.widgets import CardRack, Sheet, faces_or_codes, pack_cells, pill, rack_title
 
 FELT = (30, 84, 62)
 PANEL = (40, 104, 78)
@@ -110,32 +110,23 @@ def _rack_notes(view: dict[str, Any], ctx: RenderContext) -> list[tuple[str, tup
 
 def render_rack(view: dict[str, Any], ctx: RenderContext) -> Image.Image:
     """The seat's hand in rows, card i numbered i+1; selected positions lifted and ringed."""
-    hand: list[str] = list(view.get("hand") or [])
-    order = rack_order(view, len(hand))
-    cw = card_base.card_width(RACK_CARD_H)
-    per_rows, step, row_w = card_rows(len(hand), RACK_PER_ROW, cw)
-    lift, badge_h, title_h = 12, 34, 44
-    row_h = lift + RACK_CARD_H + badge_h
+    rack = CardRack.of(view, RACK_CARD_H, RACK_PER_ROW)
+    title_h = 44
     notes = _rack_notes(view, ctx)
     seat = view.get("seat")
     pending = view.get("must_use") if view.get("turn") == seat else None
-    width = max(RACK_MIN_W, row_w + 2 * PAD)
-    height = title_h + max(1, len(per_rows)) * row_h + 8 + 26 * len(notes) + (SMALL_CARD_H + 24 if pending else 0)
+    width = max(RACK_MIN_W, rack.width + 2 * PAD)
+    height = title_h + rack.height + 8 + 26 * len(notes) + (SMALL_CARD_H + 24 if pending else 0)
     image = Image.new("RGB", (width, height), FELT)
     draw = ImageDraw.Draw(image)
     sides = Sides(width, ctx.rtl)
 
-    title = f"{_title(view, ctx)} · {ctx.t('your_hand')} ({len(hand)})"
+    title = f"{_title(view, ctx)} · {ctx.t('your_hand')} ({len(rack.hand)})"
     rack_title(draw, sides, PAD, title_h / 2 + 2, title, view, ctx, INK, TURN, DARK, max_width=width - 200)
     y = title_h
-    if not hand:
-        draw_text(draw, (width / 2, y + row_h / 2), ctx.t("no_cards"), 20, MUTED, anchor="mm", raqm=ctx.raqm,
-                  rtl=ctx.rtl)
-        y += row_h
     # card rows stay left to right in Arabic too (their numbers match the buttons)
-    y = draw_card_rows(image, draw, ctx, y, per_rows, order, step, cw, RACK_CARD_H,
-                       lambda p, chosen: cards_french.face(_plain(hand[p]), RACK_CARD_H, chosen), False, INK, DARK,
-                       lift, badge_h)
+    y = rack.draw(image, draw, ctx, y, lambda code, chosen: cards_french.face(_plain(code), RACK_CARD_H, chosen),
+                  False, INK, DARK, MUTED)
     y += 8
     if pending:
         mid = y + SMALL_CARD_H / 2 + 4
@@ -174,12 +165,7 @@ def _last_move_items(last: dict[str, Any], ctx: RenderContext) -> list[str | Ima
     else:
         text = " ".join(words)
     items: list[str | Image.Image] = [f"{ctx.name(int(last.get('seat', 0)))} {text}"]
-    for code in faces[:15]:
-        try:
-            items.append(cards_french.face(_plain(code), SMALL_CARD_H, False))
-        except ValueError:
-            items.append(code)
-    return items
+    return items + faces_or_codes(faces[:15], lambda code: cards_french.face(_plain(code), SMALL_CARD_H, False))
 
 
 class _Table(Sheet):
@@ -231,22 +217,16 @@ class _Table(Sheet):
         self.panel(y, h, PANEL, PAD)
         cw = card_base.card_width(PILE_CARD_H)
         top = y + 26
-        stock = int(view.get("stock_size", 0))
-        stock_x = round(self.s.x(PAD + 10 + cw) if ctx.rtl else self.s.x(PAD + 10))
         shuffles = ctx.t("konkan.reshuffles", n=view.get("reshuffles_left", 0))
         gap = max(60, text_width(shuffles, 14, raqm=ctx.raqm, rtl=ctx.rtl) - cw + 30)
-        pile_x = round(self.s.x(PAD + 10 + gap + 2 * cw) if ctx.rtl else self.s.x(PAD + 10 + gap + cw))
-        self.text(PAD + 10, y + 13, f"{ctx.t('konkan.stock')}: {stock}", 15, MUTED, bold=True)
-        self.pile(stock_x, top, card_base.back(PILE_CARD_H, "french") if stock else None, cw, PILE_CARD_H, MUTED)
+        pile_x = round(self.s.left(PAD + 10 + gap + cw, cw))
+        self.stock(PAD + 10, y + 13, top, ctx.t("konkan.stock"), int(view.get("stock_size", 0)),
+                   card_base.back(PILE_CARD_H, "french"), PILE_CARD_H, MUTED)
         self.text(PAD + 10, top + PILE_CARD_H + 14, shuffles, 14, INK)
         top_card = view.get("discard_top")
-        draw_text(self.draw, (pile_x + cw / 2, y + 13), ctx.t("konkan.pile"), 15, MUTED, anchor="mm", bold=True,
-                  raqm=ctx.raqm, rtl=ctx.rtl)
-        self.pile(pile_x, top, cards_french.face(_plain(top_card), PILE_CARD_H, False) if top_card else None, cw,
-                  PILE_CARD_H, MUTED, ctx.t("konkan.pile_empty"))
-        draw_text(self.draw, (pile_x + cw / 2, top + PILE_CARD_H + 14),
-                  ctx.t("konkan.cards", n=view.get("pile_size", 0)), 14, INK, anchor="mm", raqm=ctx.raqm,
-                  rtl=ctx.rtl)
+        self.discard(pile_x, y + 13, top, ctx.t("konkan.pile"),
+                     cards_french.face(_plain(top_card), PILE_CARD_H, False) if top_card else None, PILE_CARD_H,
+                     MUTED, INK, ctx.t("konkan.pile_empty"), ctx.t("konkan.cards", n=view.get("pile_size", 0)))
         self._turn_note(y, h)
         return y + h + 10
 
@@ -351,10 +331,7 @@ class _Table(Sheet):
 def render_table(view: dict[str, Any], ctx: RenderContext) -> Image.Image:
     """Header, winner banner once over, the piles and whose turn, one panel per player, last round and move."""
     table = _Table(view, ctx)
-    y = table.header(0)
-    if view.get("over"):
-        y = table.banner(y)
-    y = table.piles(y)
+    y = table.piles(table.heading(bool(view.get("over"))))
     for seat in range(table.players):
         y = table.seat(y, seat)
     table.footer(y)

@@ -362,7 +362,7 @@ class _Table:
                   raqm=self.ctx.raqm, rtl=self.ctx.rtl if rtl is None else rtl)
 
     def paste(self, image: Image.Image, offset: float, top: float) -> None:
-        x = self.s.x(offset + image.width) if self.ctx.rtl else self.s.x(offset)
+        x = self.s.left(offset, image.width)
         self.image.paste(image, (round(x), round(top)), image)
 
     def header(self, y: int) -> int:

@@ -24,6 +24,10 @@ class Sides:
         """Absolute x of a point `offset` pixels from the start edge."""
         return self.width - offset if self.rtl else offset
 
+    def left(self, offset: float, length: float) -> float:
+        """Left x of something `length` wide that starts `offset` pixels from the start edge."""
+        return self.x(offset + length) if self.rtl else self.x(offset)
+
     def box(self, offset: float, length: float, top: float, bottom: float) -> tuple[float, float, float, float]:
         """Rectangle starting `offset` from the start edge and running `length` toward the end edge."""
         a, b = self.x(offset), self.x(offset + length)
@@ -55,7 +59,7 @@ def flow(
     for item in items:
         if isinstance(item, Image.Image):
             w, h = item.size
-            left = sides.x(offset + w) if sides.rtl else sides.x(offset)
+            left = sides.left(offset, w)
             image.paste(item, (round(left), round(middle - h / 2)), item if item.mode == "RGBA" else None)
             offset += w + gap
         else:

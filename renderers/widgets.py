@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from PIL import Image, ImageDraw
@@ -48,15 +49,6 @@ def balanced_rows(n: int, per_row: int) -> list[int]:
     return [base + (1 if i < extra else 0) for i in range(count)]
 
 
-def card_rows(n: int, per_row: int, card_w: int) -> tuple[list[int], int, int]:
-    """(cards per row, step between cards, widest row's width): a long hand overlaps its cards, a short one spaces
-    them."""
-    rows = balanced_rows(n, per_row)
-    widest = max(rows, default=0)
-    step = card_w + 8 if widest <= 7 else round(card_w * 0.7)
-    return rows, step, (widest - 1) * step + card_w if widest else 0
-
-
 def row_places(rows: list[int], order: list[int], width: int, step: int, card_w: int,
                mirror: bool) -> Iterator[tuple[int, int, int]]:
     """(row, x, hand position) of each card, rows centred in `width`. Yielded left to right, so each card covers
@@ -71,28 +63,71 @@ def row_places(rows: list[int], order: list[int], width: int, step: int, card_w:
         start += count
 
 
-def draw_card_rows(image: Image.Image, draw: ImageDraw.ImageDraw, ctx: RenderContext, top: int, rows: list[int],
-                   order: list[int], step: int, card_w: int, card_h: int, face: Callable[[int, bool], Image.Image],
-                   mirror: bool, paper: Colour, ink: Colour, lift: int = 12, badge_h: int = 34) -> int:
-    """A rack's cards in `rows` from `top`, the card at hand position p numbered p+1 under it (the number its
-    button shows), chosen ones lifted and drawn by `face(position, chosen)`; returns the y under the last row."""
-    row_h = lift + card_h + badge_h
-    visible = min(step, card_w)
-    for r, x, position in row_places(rows, order, image.width, step, card_w, mirror):
-        y = top + r * row_h
-        chosen = position in ctx.selected
-        picture = face(position, chosen)
-        image.paste(picture, (x, y + (0 if chosen else lift)), picture)
-        number_badge(draw, x + visible / 2, y + lift + card_h + badge_h / 2, position + 1, 13, chosen, ctx, paper,
-                     ink)
-    return top + len(rows) * row_h
-
-
 def rack_order(view: dict[str, Any], size: int) -> list[int]:
     """The chat's card order ("order") when it is a permutation of the hand's positions, else hand order: a stale
     or forged order must not hide or repeat a card."""
     order = [int(p) for p in view.get("order") or range(size) if 0 <= int(p) < size]
     return order if sorted(order) == list(range(size)) else list(range(size))
+
+
+@dataclass(frozen=True)
+class CardRack:
+    """A long hand's rows: balanced rows of at most `per_row` cards, overlapping when a row is long, each card
+    numbered under it with the number its button shows."""
+
+    hand: list[str]
+    order: list[int]
+    card_h: int
+    rows: list[int]
+    lift: int = 12
+    badge_h: int = 34
+
+    @classmethod
+    def of(cls, view: dict[str, Any], card_h: int, per_row: int) -> CardRack:
+        hand = list(view.get("hand") or [])
+        return cls(hand, rack_order(view, len(hand)), card_h, balanced_rows(len(hand), per_row))
+
+    @property
+    def card_w(self) -> int:
+        return card_base.card_width(self.card_h)
+
+    @property
+    def step(self) -> int:
+        """A short hand's cards are spaced apart, a long one's overlap."""
+        return self.card_w + 8 if max(self.rows, default=0) <= 7 else round(self.card_w * 0.7)
+
+    @property
+    def width(self) -> int:
+        """The widest row's width."""
+        widest = max(self.rows, default=0)
+        return (widest - 1) * self.step + self.card_w if widest else 0
+
+    @property
+    def row_h(self) -> int:
+        return self.lift + self.card_h + self.badge_h
+
+    @property
+    def height(self) -> int:
+        """At least one row: an empty hand says so in its place."""
+        return max(1, len(self.rows)) * self.row_h
+
+    def draw(self, image: Image.Image, draw: ImageDraw.ImageDraw, ctx: RenderContext, top: int,
+             face: Callable[[str, bool], Image.Image], mirror: bool, paper: Colour, ink: Colour,
+             muted: Colour) -> int:
+        """The rows from `top`, chosen cards lifted and drawn by `face(code, chosen)`; returns the y under them."""
+        if not self.hand:
+            draw_text(draw, (image.width / 2, top + self.row_h / 2), ctx.t("no_cards"), 20, muted, anchor="mm",
+                      raqm=ctx.raqm, rtl=ctx.rtl)
+            return top + self.row_h
+        visible = min(self.step, self.card_w)
+        for r, x, position in row_places(self.rows, self.order, image.width, self.step, self.card_w, mirror):
+            y = top + r * self.row_h
+            chosen = position in ctx.selected
+            picture = face(self.hand[position], chosen)
+            image.paste(picture, (x, y + (0 if chosen else self.lift)), picture)
+            number_badge(draw, x + visible / 2, y + self.lift + self.card_h + self.badge_h / 2, position + 1, 13,
+                         chosen, ctx, paper, ink)
+        return top + len(self.rows) * self.row_h
 
 
 def rack_title(draw: ImageDraw.ImageDraw, sides: Sides, pad: int, middle: float, title: str, view: dict[str, Any],
@@ -125,6 +160,17 @@ def pack_cells(melds: Sequence[Meld], width_of: Callable[[Meld], int], pad: int,
     return out
 
 
+def faces_or_codes(codes: list[str], face: Callable[[str], Image.Image]) -> list[str | Image.Image]:
+    """Each code's face, or the code itself as text where it names no card (an old or unknown notation)."""
+    out: list[str | Image.Image] = []
+    for code in codes:
+        try:
+            out.append(face(code))
+        except ValueError:
+            out.append(code)
+    return out
+
+
 class Sheet:
     """A picture drawn in sections stacked top to bottom, text placed by its offset from the start edge."""
 
@@ -134,6 +180,19 @@ class Sheet:
         self.s = Sides(width, ctx.rtl)
         self.image = Image.new("RGB", (width, height), background)
         self.draw = ImageDraw.Draw(self.image)
+
+    def header(self, y: int) -> int:
+        """The title line at `y`; returns the next y."""
+        raise NotImplementedError
+
+    def banner(self, y: int) -> int:
+        """Who won, at `y`; returns the next y."""
+        raise NotImplementedError
+
+    def heading(self, over: bool) -> int:
+        """The header, then the winner banner once the match is over; returns the next y."""
+        y = self.header(0)
+        return self.banner(y) if over else y
 
     def text(self, offset: float, y: float, text: str, size: int, fill: object, anchor: str = "lm",
              bold: bool = False, rtl: bool | None = None) -> None:
@@ -166,6 +225,21 @@ class Sheet:
         if empty:
             draw_text(self.draw, (x + card_w / 2, top + card_h / 2), empty, 14, outline, anchor="mm",
                       raqm=self.ctx.raqm, rtl=self.ctx.rtl)
+
+    def stock(self, offset: float, label_y: float, top: int, label: str, count: int, back: Image.Image,
+              card_h: int, muted: Colour) -> None:
+        """The stock `offset` from the start edge: "label: count" above it, a back while it holds cards."""
+        card_w = card_base.card_width(card_h)
+        self.text(offset, label_y, f"{label}: {count}", 15, muted, bold=True)
+        self.pile(round(self.s.left(offset, card_w)), top, back if count else None, card_w, card_h, muted)
+
+    def discard(self, x: int, label_y: float, top: int, label: str, picture: Image.Image | None, card_h: int,
+                muted: Colour, ink: Colour, empty: str, count: str) -> None:
+        """The discard pile at `x`: its label above, its top card (or `empty` in its outline), `count` below."""
+        ctx, middle = self.ctx, x + card_base.card_width(card_h) / 2
+        draw_text(self.draw, (middle, label_y), label, 15, muted, anchor="mm", bold=True, raqm=ctx.raqm, rtl=ctx.rtl)
+        self.pile(x, top, picture, card_base.card_width(card_h), card_h, muted, empty)
+        draw_text(self.draw, (middle, top + card_h + 14), count, 14, ink, anchor="mm", raqm=ctx.raqm, rtl=ctx.rtl)
 
     def last_move(self, offset: float, middle: float, items: list[str | Image.Image], muted: Colour, ink: Colour,
                   size: int = 15, gap: int = 4) -> None:
