@@ -376,8 +376,7 @@ class _Table(Sheet):
             self.text(PAD, y + 14, fit(line, 15, TABLE_W - 2 * PAD, raqm=ctx.raqm, rtl=ctx.rtl), 15, MUTED)
             y += 30
         if self.last:
-            self.last_move(PAD + 4, y + SMALL_CARD_H / 2 + 4, _last_move_items(self.last, ctx), MUTED, INK)
-            y += SMALL_CARD_H + 20
+            y = self.last_move(y, PAD + 4, _last_move_items(self.last, ctx), SMALL_CARD_H, MUTED, INK)
         return y
 
 

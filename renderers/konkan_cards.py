@@ -323,8 +323,7 @@ class _Table(Sheet):
                 offset += text_width(f"{points:+d}", 15, bold=True, raqm=ctx.raqm, rtl=False) + 12
             y += 30
         if self.last:
-            self.last_move(PAD + 4, y + SMALL_CARD_H / 2 + 4, _last_move_items(self.last, ctx), MUTED, INK)
-            y += SMALL_CARD_H + 20
+            y = self.last_move(y, PAD + 4, _last_move_items(self.last, ctx), SMALL_CARD_H, MUTED, INK)
         return y
 
 

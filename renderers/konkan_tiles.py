@@ -29,6 +29,7 @@ from renderers.layout import Sides
 from renderers.text import draw_text, ltr
 from renderers.text import fit as _fit_uncached
 from renderers.text import text_width as _width_uncached
+from renderers.widgets import Sheet, number_badge, pack_cells, pill, rack_title
 
 
 @lru_cache(maxsize=4096)
@@ -157,20 +158,6 @@ def arrange(hand: list[str], joker: str | None) -> Arrangement:
 
 
 # ---- shared drawing ---------------------------------------------------------------------------------------------
-def _pill(draw: ImageDraw.ImageDraw, centre: tuple[float, float], text: str, size: int, fill: tuple, ink: tuple,
-          ctx: RenderContext) -> float:
-    w = text_width(text, size, bold=True, raqm=ctx.raqm, rtl=ctx.rtl) + 16
-    cx, cy = centre
-    draw.rounded_rectangle((cx - w / 2, cy - size * 0.8, cx + w / 2, cy + size * 0.8), radius=size * 0.8, fill=fill)
-    draw_text(draw, (cx, cy), text, size, ink, anchor="mm", bold=True, raqm=ctx.raqm, rtl=ctx.rtl)
-    return w
-
-
-def _badge(draw: ImageDraw.ImageDraw, cx: float, cy: float, n: int, r: int, hot: bool, ctx: RenderContext) -> None:
-    draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=card_base.SELECT[:3] if hot else INK)
-    draw_text(draw, (cx, cy), str(n), round(r * 1.15), DARK, anchor="mm", bold=True, raqm=ctx.raqm)
-
-
 def _title(ctx: RenderContext) -> str:
     return ctx.t("kt.game")
 
@@ -228,12 +215,7 @@ def render_rack(view: dict[str, Any], ctx: RenderContext) -> Image.Image:
     draw = ImageDraw.Draw(image)
     sides = Sides(width, ctx.rtl)
     title = f"{_title(ctx)} · {ctx.t('kt.your_tiles')} ({len(hand)})"
-    draw_text(draw, (sides.x(PAD), title_h / 2 + 2), title, 21, INK, anchor=sides.anchor("lm"), bold=True,
-              raqm=ctx.raqm, rtl=ctx.rtl)
-    if not view.get("over") and seat is not None and view.get("to_move") == seat:
-        text = ctx.t("your_turn")
-        w = text_width(text, 16, bold=True, raqm=ctx.raqm, rtl=ctx.rtl) + 16
-        _pill(draw, (sides.x(width - PAD - w / 2), title_h / 2 + 2), text, 16, TURN, DARK, ctx)
+    rack_title(draw, sides, PAD, title_h / 2 + 2, title, view, ctx, INK, TURN, DARK, margin=16)
     # indicator and joker, the opening status, and the grouped-value counter
     mid = title_h + info_h / 2 - 4
     offset = PAD
@@ -276,7 +258,8 @@ def render_rack(view: dict[str, Any], ctx: RenderContext) -> Image.Image:
             if p in group_of:
                 draw.line((x, y + lift + RACK_TILE_H + 3, x + tw, y + lift + RACK_TILE_H + 3),
                           fill=KONKAN if konkan else TURN, width=3)
-            _badge(draw, x + tw / 2, y + lift + RACK_TILE_H + badge_h / 2 + 2, p + 1, 12, chosen, ctx)
+            number_badge(draw, x + tw / 2, y + lift + RACK_TILE_H + badge_h / 2 + 2, p + 1, 12, chosen, ctx, INK, DARK,
+                         scale=1.15)
             x += step
         y += row_h
     y += 6
@@ -324,27 +307,18 @@ def _meld_width(meld: dict[str, Any]) -> int:
     return 8 + len(meld.get("cards") or []) * (tile_width(MELD_TILE_H) + 2) + 8
 
 
-def _pack(melds: list[dict[str, Any]]) -> list[tuple[dict[str, Any], int, int]]:
-    out = []
-    row, offset = 0, PAD
-    for meld in melds:
-        width = max(90, _meld_width(meld))
-        if offset > PAD and offset + width > TABLE_W - PAD:
-            row, offset = row + 1, PAD
-        out.append((meld, row, offset))
-        offset += width + 8
-    return out
+def _meld_cell_width(meld: dict[str, Any]) -> int:
+    return max(90, _meld_width(meld))
 
 
 MELD_CELL_H = 22 + MELD_TILE_H + 10
 
 
-class _Table:
+class _Table(Sheet):
     def __init__(self, view: dict[str, Any], ctx: RenderContext):
-        self.view, self.ctx = view, ctx
-        self.s = Sides(TABLE_W, ctx.rtl)
+        self.view = view
         self.players = int(view.get("players", 4))
-        self.cells = _pack(list(view.get("melds") or []))
+        self.cells = pack_cells(list(view.get("melds") or []), _meld_cell_width, PAD, TABLE_W, 8)
         rows = self.cells[-1][1] + 1 if self.cells else 0
         self.melds_h = 34 + (rows * (MELD_CELL_H + 8) if rows else 30)
         last = view.get("last_move")
@@ -353,13 +327,7 @@ class _Table:
         height += self.melds_h + 10 + 30 + (SMALL_TILE_H + 16 if self.last else 0)
         height += 26 if view.get("last_round") else 0
         height += 26 if view.get("ghosts") else 0
-        self.image = Image.new("RGB", (TABLE_W, height + PAD), FELT)
-        self.draw = ImageDraw.Draw(self.image)
-
-    def text(self, offset: float, y: float, text: str, size: int, fill: object, anchor: str = "lm",
-             bold: bool = False, rtl: bool | None = None) -> None:
-        draw_text(self.draw, (self.s.x(offset), y), text, size, fill, anchor=self.s.anchor(anchor), bold=bold,
-                  raqm=self.ctx.raqm, rtl=self.ctx.rtl if rtl is None else rtl)
+        super().__init__(TABLE_W, height + PAD, FELT, ctx)
 
     def paste(self, image: Image.Image, offset: float, top: float) -> None:
         x = self.s.left(offset, image.width)
@@ -380,16 +348,13 @@ class _Table:
         names = ctx.t("and").join(_side_name(w, ctx, sides[w]) for w in winners)
         text = ctx.t("draw", names=names) if view.get("draw") else (ctx.t("winner", names=names) if names
                                                                        else ctx.t("over"))
-        self.draw.rounded_rectangle((PAD / 2, y, TABLE_W - PAD / 2, y + 38), radius=10, fill=WIN)
-        draw_text(self.draw, (TABLE_W / 2, y + 19), fit(text, 19, TABLE_W - 3 * PAD, bold=True, raqm=ctx.raqm,
-                  rtl=ctx.rtl), 19, DARK, anchor="mm", bold=True, raqm=ctx.raqm, rtl=ctx.rtl)
-        return y + 46
+        return self.over_banner(y, text, PAD, WIN, DARK)
 
     def centre(self, y: int) -> int:
         """Draw pile, discard, indicator and joker; whose turn."""
         view, ctx = self.view, self.ctx
         h = 150
-        self.draw.rounded_rectangle((PAD / 2, y, TABLE_W - PAD / 2, y + h), radius=10, fill=PANEL)
+        self.panel(y, h, PANEL, PAD)
         tw = tile_width(PILE_TILE_H)
         top = y + 30
         spots = [PAD + 14, PAD + 14 + tw + 60, PAD + 14 + 2 * (tw + 60), PAD + 14 + 3 * (tw + 60)]
@@ -425,7 +390,7 @@ class _Table:
     def seats(self, y: int) -> int:
         view, ctx = self.view, self.ctx
         h = 34 + 30 * self.players
-        self.draw.rounded_rectangle((PAD / 2, y, TABLE_W - PAD / 2, y + h), radius=10, fill=PANEL)
+        self.panel(y, h, PANEL, PAD)
         cols = (PAD + 30, PAD + 260, PAD + 340)
         self.text(cols[0], y + 16, ctx.t("col.player"), 13, MUTED, bold=True)
         self.text(cols[1], y + 16, ctx.t("kt.col.tiles"), 13, MUTED, bold=True)
@@ -461,7 +426,7 @@ class _Table:
     def _mark(self, offset: float, mid: float, text: str, fill: tuple) -> None:
         w = text_width(text, 14, bold=True, raqm=self.ctx.raqm, rtl=self.ctx.rtl) + 16
         centre = self.s.x(offset + w / 2)
-        _pill(self.draw, (centre, mid), text, 14, fill, INK, self.ctx)
+        pill(self.draw, (centre, mid), text, 14, fill, INK, self.ctx, 16)
 
     def melds(self, y: int) -> int:
         view, ctx = self.view, self.ctx
@@ -471,9 +436,8 @@ class _Table:
             self.text(PAD + 8, top + 12, ctx.t("kt.no_melds"), 15, MUTED)
         joker = view.get("joker")
         tw = tile_width(MELD_TILE_H)
-        for meld, row, offset in self.cells:
+        for meld, row, offset, width in self.cells:
             cell_top = top + row * (MELD_CELL_H + 8)
-            width = max(90, _meld_width(meld))
             box = self.s.box(offset, width, cell_top, cell_top + MELD_CELL_H)
             self.draw.rounded_rectangle(box, radius=8, fill=PANEL, outline=TEAM_COLOURS[meld.get("seat", 0) % 2],
                                         width=2)
@@ -575,10 +539,7 @@ def _padlock(d: ImageDraw.ImageDraw, cx: float, cy: float) -> None:
 def render_table(view: dict[str, Any], ctx: RenderContext) -> Image.Image:
     """Header, winner banner once over, the centre (piles, indicator, joker), seats, melds, scores, footer."""
     table = _Table(view, ctx)
-    y = table.header(0)
-    if view.get("over"):
-        y = table.banner(y)
-    y = table.centre(y)
+    y = table.centre(table.heading(bool(view.get("over"))))
     y = table.seats(y)
     y = table.melds(y)
     y = table.scores(y)

@@ -241,10 +241,11 @@ class Sheet:
         self.pile(x, top, picture, card_base.card_width(card_h), card_h, muted, empty)
         draw_text(self.draw, (middle, top + card_h + 14), count, 14, ink, anchor="mm", raqm=ctx.raqm, rtl=ctx.rtl)
 
-    def last_move(self, offset: float, middle: float, items: list[str | Image.Image], muted: Colour, ink: Colour,
-                  size: int = 15, gap: int = 4) -> None:
-        """"Last move:" then the move as words and small faces, on one line centred on `middle`."""
-        ctx = self.ctx
+    def last_move(self, y: int, offset: float, items: list[str | Image.Image], card_h: int, muted: Colour,
+                  ink: Colour, size: int = 15, gap: int = 4) -> int:
+        """"Last move:" then the move as words and small faces `card_h` high; returns the next y."""
+        ctx, middle = self.ctx, y + card_h / 2 + 4
         offset = flow(self.image, self.draw, self.s, offset, middle, [f"{ctx.t('last_move')}:"], 15, muted,
                       raqm=ctx.raqm)
         flow(self.image, self.draw, self.s, offset, middle, items, size, ink, gap=gap, raqm=ctx.raqm)
+        return y + card_h + 20
