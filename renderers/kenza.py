@@ -16,7 +16,8 @@ from PIL import Image, ImageDraw
 from renderers import card_base, cards_spanish, palette
 from renderers.context import RenderContext
 from renderers.layout import Sides, flow
-from renderers.text import draw_text, fit, ltr, text_width
+from renderers.text import draw_text, fit, ltr
+from renderers.widgets import Sheet, number_badge, rack_title
 
 FELT = (22, 82, 58)
 PANEL = (31, 102, 74)
@@ -40,18 +41,7 @@ def _game_name(view: dict[str, Any], ctx: RenderContext) -> str:
 
 def _number_badge(draw: ImageDraw.ImageDraw, cx: float, cy: float, n: int, r: int, hot: bool,
                   ctx: RenderContext) -> None:
-    draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=card_base.SELECT[:3] if hot else INK)
-    draw_text(draw, (cx, cy), str(n), round(r * 1.25), DARK, anchor="mm", bold=True, raqm=ctx.raqm)
-
-
-def _pill(draw: ImageDraw.ImageDraw, sides: Sides, offset: float, middle: float, text: str, size: int,
-          fill: tuple[int, int, int], ink: tuple[int, int, int], ctx: RenderContext) -> None:
-    """A rounded label ending `offset` from the *end* edge (badges such as "your turn")."""
-    w = text_width(text, size, bold=True, raqm=ctx.raqm, rtl=ctx.rtl) + 20
-    end = sides.width - offset
-    draw.rounded_rectangle(sides.box(end - w, w, middle - size * 0.8, middle + size * 0.8), radius=size * 0.8,
-                           fill=fill)
-    draw_text(draw, (sides.x(end - w / 2), middle), text, size, ink, anchor="mm", bold=True, raqm=ctx.raqm, rtl=ctx.rtl)
+    number_badge(draw, cx, cy, n, r, hot, ctx, INK, DARK, scale=1.25)
 
 
 # ---- rack --------------------------------------------------------------------------------------------------
@@ -69,11 +59,7 @@ def render_rack(view: dict[str, Any], ctx: RenderContext) -> Image.Image:
     sides = Sides(width, ctx.rtl)
 
     title = f"{_game_name(view, ctx)} · {ctx.t('your_hand')}"
-    draw_text(draw, (sides.x(PAD), title_h / 2 + 2), title, 21, INK, anchor=sides.anchor("lm"), bold=True,
-              raqm=ctx.raqm, rtl=ctx.rtl)
-    seat = view.get("seat")
-    if not view.get("over") and seat is not None and view.get("to_move") == seat:
-        _pill(draw, sides, PAD, title_h / 2 + 2, ctx.t("your_turn"), 16, TURN, DARK, ctx)
+    rack_title(draw, sides, PAD, title_h / 2 + 2, title, view, ctx, INK, TURN, DARK, margin=20)
 
     if not hand:
         draw_text(draw, (width / 2, title_h + (height - title_h) / 2), ctx.t("no_cards"), 20, MUTED,
@@ -139,11 +125,11 @@ def _winner_text(view: dict[str, Any], ctx: RenderContext) -> str:
     return ctx.t("winner", names=names)
 
 
-class _Table:
+class _Table(Sheet):
     """One table picture being drawn; sections are stacked top to bottom and each returns the next y."""
 
     def __init__(self, view: dict[str, Any], ctx: RenderContext):
-        self.view, self.ctx = view, ctx
+        self.view = view
         self.cards: list[str] = list(view.get("table") or [])
         self.cw = card_base.card_width(TABLE_CARD_H)
         self.gap = 8
@@ -159,9 +145,7 @@ class _Table:
         height = 48 + (46 if view.get("over") else 0)
         height += self._table_h() + 10 + self._players_h() + 10 + self._scores_h()
         height += (MOVE_CARD_H + 22 if self.last else 0) + PAD
-        self.image = Image.new("RGB", (TABLE_WIDTH, height), FELT)
-        self.draw = ImageDraw.Draw(self.image)
-        self.s = Sides(TABLE_WIDTH, ctx.rtl)
+        super().__init__(TABLE_WIDTH, height, FELT, ctx)
 
     def _table_h(self) -> int:
         return 30 + self.rows * (TABLE_CARD_H + 28) + 4
@@ -171,15 +155,6 @@ class _Table:
 
     def _scores_h(self) -> int:
         return 28 + 28 * len(self.sides) + 6
-
-    def text(self, offset: float, y: float, text: str, size: int, fill: object, anchor: str = "lm",
-             bold: bool = False, rtl: bool | None = None) -> None:
-        direction = self.ctx.rtl if rtl is None else rtl
-        draw_text(self.draw, (self.s.x(offset), y), text, size, fill, anchor=self.s.anchor(anchor), bold=bold,
-                  raqm=self.ctx.raqm, rtl=direction)
-
-    def panel(self, top: float, height: float) -> None:
-        self.draw.rounded_rectangle((PAD / 2, top, TABLE_WIDTH - PAD / 2, top + height), radius=10, fill=PANEL)
 
     # sections
 
@@ -191,30 +166,19 @@ class _Table:
         return y + 48
 
     def banner(self, y: int) -> int:
-        self.draw.rounded_rectangle((PAD / 2, y, TABLE_WIDTH - PAD / 2, y + 38), radius=10, fill=WIN)
-        self.draw_centre(y + 19, _winner_text(self.view, self.ctx), 19, DARK, bold=True)
-        return y + 46
-
-    def draw_centre(self, y: float, text: str, size: int, fill: object, bold: bool = False) -> None:
-        shown = fit(text, size, TABLE_WIDTH - 3 * PAD, bold=bold, raqm=self.ctx.raqm, rtl=self.ctx.rtl)
-        draw_text(self.draw, (TABLE_WIDTH / 2, y), shown, size, fill, anchor="mm", bold=bold, raqm=self.ctx.raqm,
-                  rtl=self.ctx.rtl)
+        return self.over_banner(y, _winner_text(self.view, self.ctx), PAD, WIN, DARK)
 
     def table(self, y: int) -> int:
         ctx, height = self.ctx, self._table_h()
-        self.panel(y, height)
+        self.panel(y, height, PANEL, PAD)
         self.text(PAD, y + 15, f"{ctx.t('table')} · {len(self.cards)}", 16, MUTED, bold=True)
         top = y + 30
         # stock at the end edge, the cards from the other edge, always left to right
         stock_left = TABLE_WIDTH - PAD - self.cw - PAD if not self.s.rtl else PAD + PAD
         grid_left = PAD + 4 if not self.s.rtl else stock_left + self.cw + 2 * PAD
         stock = int(self.view.get("stock_size", 0))
-        if stock:
-            back = card_base.back(TABLE_CARD_H, "spanish")
-            self.image.paste(back, (stock_left, top), back)
-        else:
-            self.draw.rounded_rectangle((stock_left, top, stock_left + self.cw, top + TABLE_CARD_H), radius=6,
-                                        outline=MUTED, width=2)
+        self.pile(stock_left, top, card_base.back(TABLE_CARD_H, "spanish") if stock else None, self.cw, TABLE_CARD_H,
+                  MUTED)
         draw_text(self.draw, (stock_left + self.cw / 2, top + TABLE_CARD_H + 14), f"{ctx.t('stock')}: {stock}",
                   14, INK, anchor="mm", raqm=ctx.raqm, rtl=ctx.rtl)
         if not self.cards:
@@ -235,7 +199,7 @@ class _Table:
 
     def players_panel(self, y: int) -> int:
         view, ctx = self.view, self.ctx
-        self.panel(y, self._players_h())
+        self.panel(y, self._players_h(), PANEL, PAD)
         cols = {"hand": 355, "captured": 455, "sweeps": 555}
         head = y + 15
         self.text(PAD + 24, head, ctx.t("col.player"), 14, MUTED, bold=True)
@@ -269,7 +233,7 @@ class _Table:
 
     def scores(self, y: int) -> int:
         view, ctx = self.view, self.ctx
-        self.panel(y, self._scores_h())
+        self.panel(y, self._scores_h(), PANEL, PAD)
         target = int(view.get("target") or 0)
         self.text(PAD + 8, y + 15, ctx.t("scores"), 14, MUTED, bold=True)
         scores = view.get("scores") or []
@@ -316,10 +280,7 @@ def render_table(view: dict[str, Any], ctx: RenderContext) -> Image.Image:
     """Table cards (numbered in table order), stock, each seat's counts, scores against the target, whose turn,
     the last move with its cards, and the winner once the match is over."""
     table = _Table(view, ctx)
-    y = table.header(0)
-    if view.get("over"):
-        y = table.banner(y)
-    y = table.table(y)
+    y = table.table(table.heading(bool(view.get("over"))))
     y = table.players_panel(y)
     y = table.scores(y)
     table.last_move(y)

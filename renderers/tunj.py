@@ -15,12 +15,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from PIL import Image, ImageDraw
+from PIL import Image
 
 from renderers import card_base, cards_french, palette
 from renderers.context import RenderContext
-from renderers.layout import Sides
-from renderers.text import draw_text, fit, ltr, text_width
+from renderers.text import draw_text, fit, ltr
+from renderers.widgets import Sheet, end_pill
 
 FELT = (24, 78, 60)
 PANEL = (33, 100, 77)
@@ -104,7 +104,7 @@ def short_move(move: str) -> str:
     return move
 
 
-class _Board:
+class _Board(Sheet):
     """One picture being drawn; `me` is the seat drawn at the bottom (seat 0 on the public table)."""
 
     def __init__(self, view: dict[str, Any], ctx: RenderContext, rack: bool):
@@ -122,9 +122,7 @@ class _Board:
             height += BANNER_H
         if self._last_text():
             height += LAST_H
-        self.image = Image.new("RGB", (WIDTH, height), FELT)
-        self.draw = ImageDraw.Draw(self.image)
-        self.s = Sides(WIDTH, ctx.rtl)
+        super().__init__(WIDTH, height, FELT, ctx)
 
     # ---- what to emphasise ----------------------------------------------------------------------------------
 
@@ -160,11 +158,6 @@ class _Board:
 
     # ---- drawing helpers ------------------------------------------------------------------------------------
 
-    def text(self, offset: float, y: float, text: str, size: int, fill: object, anchor: str = "lm",
-             bold: bool = False) -> None:
-        draw_text(self.draw, (self.s.x(offset), y), text, size, fill, anchor=self.s.anchor(anchor), bold=bold,
-                  raqm=self.ctx.raqm, rtl=self.ctx.rtl)
-
     def centre(self, x: float, y: float, text: str, size: int, fill: object, bold: bool = False) -> None:
         draw_text(self.draw, (x, y), text, size, fill, anchor="mm", bold=bold, raqm=self.ctx.raqm, rtl=self.ctx.rtl)
 
@@ -194,19 +187,6 @@ class _Board:
         elif pile == self.picked:
             self.ring(box, PICK, 4)
 
-    def panel(self, top: float, height: float, fill: tuple[int, int, int] = PANEL,
-              outline: tuple[int, int, int] | None = None) -> None:
-        self.draw.rounded_rectangle((PAD / 2, top, WIDTH - PAD / 2, top + height), radius=10, fill=fill,
-                                    outline=outline, width=3 if outline else 0)
-
-    def pill(self, end_offset: float, middle: float, text: str, size: int, fill: tuple[int, int, int],
-             ink: tuple[int, int, int]) -> None:
-        w = text_width(text, size, bold=True, raqm=self.ctx.raqm, rtl=self.ctx.rtl) + 20
-        end = WIDTH - end_offset
-        self.draw.rounded_rectangle(self.s.box(end - w, w, middle - size * 0.8, middle + size * 0.8),
-                                    radius=size * 0.8, fill=fill)
-        self.centre(self.s.x(end - w / 2), middle, text, size, ink, bold=True)
-
     # ---- sections -------------------------------------------------------------------------------------------
 
     def header(self, y: int) -> int:
@@ -216,7 +196,7 @@ class _Board:
         target = view.get("target")
         goal = ctx.t("target", n=target) if target else ctx.t("tunj.one_hand")
         if self.rack and not self.over and self.to_move == self.me:
-            self.pill(PAD, y + HEADER_H / 2, ctx.t("your_turn"), 16, TURN, DARK)
+            end_pill(self.draw, self.s, PAD, y + HEADER_H / 2, ctx.t("your_turn"), 16, TURN, DARK, ctx, 20)
         else:
             self.text(WIDTH - PAD, y + HEADER_H / 2, goal, 16, MUTED, anchor="rm")
         return y + HEADER_H
@@ -264,7 +244,7 @@ class _Board:
         view, ctx = self.view, self.ctx
         turn = seat == self.to_move
         mine = self.rack and seat == self.me
-        self.panel(y + 2, STRIP_H - 6, PANEL, TURN if turn else None)
+        self.panel(y + 2, STRIP_H - 6, PANEL, PAD, TURN if turn else None, 3 if turn else 0)
         name = ctx.name(seat) + (f" ({ctx.t('tunj.you')})" if mine else "")
         name_w = WIDTH - 4 * SLOT_W - 3 * PAD
         self.text(PAD + 10, y + 26, fit(name, 19, name_w - 10, bold=True, raqm=ctx.raqm, rtl=ctx.rtl), 19,
@@ -316,7 +296,7 @@ class _Board:
         view = self.view
         houses = list(view.get("houses") or [[] for _ in range(8)])
         foundations = list(view.get("foundations") or [[] for _ in range(8)])
-        self.panel(y + 2, 4 * ROW_H + 8, BOARD)
+        self.panel(y + 2, 4 * ROW_H + 8, BOARD, PAD)
         for row in range(4):
             top = y + 10 + row * ROW_H
             card_y = top + 16

@@ -33,6 +33,13 @@ def pill(draw: ImageDraw.ImageDraw, centre: tuple[float, float], text: str, size
     return w
 
 
+def end_pill(draw: ImageDraw.ImageDraw, sides: Sides, offset: float, middle: float, text: str, size: int,
+             fill: Colour, ink: Colour, ctx: RenderContext, margin: int = 18) -> float:
+    """A pill ending `offset` pixels from the *end* edge (badges such as "your turn"); returns its width."""
+    w = text_width(text, size, bold=True, raqm=ctx.raqm, rtl=ctx.rtl) + margin
+    return pill(draw, (sides.x(sides.width - offset - w / 2), middle), text, size, fill, ink, ctx, margin)
+
+
 def number_badge(draw: ImageDraw.ImageDraw, cx: float, cy: float, n: int, r: int, hot: bool, ctx: RenderContext,
                  paper: Colour, ink: Colour, scale: float = 1.2) -> None:
     """The round number under a rack card, matching its button; the selection colour when the card is chosen."""
@@ -47,6 +54,11 @@ def balanced_rows(n: int, per_row: int) -> list[int]:
     count = math.ceil(n / per_row)
     base, extra = divmod(n, count)
     return [base + (1 if i < extra else 0) for i in range(count)]
+
+
+def rack_step(per_row: int, card_w: int) -> int:
+    """From one card's left edge to the next: a short row's cards are spaced apart, a long one's overlap."""
+    return card_w + 8 if per_row <= 7 else round(card_w * 0.7)
 
 
 def row_places(rows: list[int], order: list[int], width: int, step: int, card_w: int,
@@ -93,8 +105,7 @@ class CardRack:
 
     @property
     def step(self) -> int:
-        """A short hand's cards are spaced apart, a long one's overlap."""
-        return self.card_w + 8 if max(self.rows, default=0) <= 7 else round(self.card_w * 0.7)
+        return rack_step(max(self.rows, default=0), self.card_w)
 
     @property
     def width(self) -> int:
@@ -140,9 +151,7 @@ def rack_title(draw: ImageDraw.ImageDraw, sides: Sides, pad: int, middle: float,
               rtl=ctx.rtl)
     seat = view.get("seat")
     if not view.get("over") and seat is not None and view.get("to_move") == seat:
-        text = ctx.t("your_turn")
-        w = text_width(text, 16, bold=True, raqm=ctx.raqm, rtl=ctx.rtl) + margin
-        pill(draw, (sides.x(sides.width - pad - w / 2), middle), text, 16, turn, dark, ctx, margin)
+        end_pill(draw, sides, pad, middle, ctx.t("your_turn"), 16, turn, dark, ctx, margin)
 
 
 def pack_cells(melds: Sequence[Meld], width_of: Callable[[Meld], int], pad: int, edge: int,

@@ -15,7 +15,8 @@ from PIL import Image, ImageChops
 import engine
 import renderers
 from engine.bots import decide
-from renderers import canasta
+from renderers import canasta, card_base
+from renderers.widgets import balanced_rows, rack_step
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 NAMES = ["أحمد", "Sarah", "محمد بن عبد الله", "ليلى"]
@@ -70,8 +71,10 @@ def test_long_hands_wrap_into_rows_of_overlapping_cards():
     a = _open(renderers.render_rack("canasta", short, "en"))
     b = _open(renderers.render_rack("canasta", long, "en"))
     assert b.height > 3 * (a.height - 60)  # four rows of cards
-    assert b.width <= 2 * canasta.PAD + (canasta.RACK_PER_ROW - 1) * canasta._rack_step(12) + 80
-    assert canasta._rack_rows(40) == [10, 10, 10, 10] and canasta._rack_rows(15) == [8, 7]
+    step = rack_step(12, card_base.card_width(canasta.RACK_CARD_H))
+    assert b.width <= 2 * canasta.PAD + (canasta.RACK_PER_ROW - 1) * step + 80
+    rows = [balanced_rows(n, canasta.RACK_PER_ROW) for n in (40, 15)]
+    assert rows == [[10, 10, 10, 10], [8, 7]]
     assert _open(renderers.render_rack("canasta", dict(short, hand=[]), "ar")).width >= canasta.RACK_MIN_W
 
 

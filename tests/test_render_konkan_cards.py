@@ -15,6 +15,7 @@ import engine
 import renderers
 from engine.bots import decide
 from renderers import konkan_cards
+from renderers.widgets import CardRack
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 NAMES = ["أحمد", "Sarah", "محمد بن عبد الله", "ليلى"]
@@ -62,7 +63,8 @@ def test_rack_numbers_and_selection():
     box_first = ImageChops.difference(plain, first).getbbox()
     box_last = ImageChops.difference(plain, last).getbbox()
     assert box_first and box_last and (box_first[0] < box_last[0] or box_first[1] < box_last[1])
-    assert konkan_cards._rack_rows(15) == [8, 7] and konkan_cards._rack_rows(9) == [9]
+    assert CardRack.of({"hand": ["AS"] * 15}, konkan_cards.RACK_CARD_H, konkan_cards.RACK_PER_ROW).rows == [8, 7]
+    assert CardRack.of({"hand": ["AS"] * 9}, konkan_cards.RACK_CARD_H, konkan_cards.RACK_PER_ROW).rows == [9]
 
 
 def test_rack_shows_a_taken_card_and_the_commit_hint():
