@@ -420,13 +420,9 @@ def _sample_views() -> list[dict[str, Any]]:
 def _palette_samples() -> list[Image.Image]:
     """Sample tables and racks (both languages, selected cards) and every face, plain and selected, at the meld
     size (the cheapest to draw; the anti-aliased edges of other sizes mix the same colours)."""
-    pictures = []
-    for view in _sample_views():
-        for lang in ("en", "ar"):
-            pictures.append(render_table(view, RenderContext(lang=lang)))
-            pictures.append(render_rack(view, RenderContext(lang=lang, selected=frozenset(range(lang == "ar", 10, 2)))))
-    faces = [cards_french.face(code, MELD_CARD_H, chosen) for code in cards_french.CODES for chosen in (False, True)]
-    return [*pictures, *faces, card_base.back(MELD_CARD_H, "french")]
+    return [*palette.table_and_rack_samples(_sample_views(), render_table, render_rack, 10),
+            *palette.face_samples(cards_french.face, cards_french.CODES, MELD_CARD_H,
+                                  card_base.back(MELD_CARD_H, "french"))]
 
 
 PALETTE = palette.Spec(

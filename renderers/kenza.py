@@ -316,8 +316,8 @@ def _palette_samples() -> list[Image.Image]:
     rack = dict(_sample_views()[0], hand=["1O", "7C", "12E", "11B", "10O", "12C", "11E", "10B"])
     for lang, first in (("en", 0), ("ar", 1)):
         pictures.append(render_rack(rack, RenderContext(lang=lang, selected=frozenset(range(first, 8, 2)))))
-    faces = [cards_spanish.face(code, TABLE_CARD_H, chosen) for code in cards_spanish.CODES for chosen in (False, True)]
-    return [*pictures, *faces, card_base.back(TABLE_CARD_H, "spanish")]
+    return [*pictures, *palette.face_samples(cards_spanish.face, cards_spanish.CODES, TABLE_CARD_H,
+                                             card_base.back(TABLE_CARD_H, "spanish"))]
 
 
 PALETTE = palette.Spec(

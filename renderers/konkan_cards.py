@@ -373,13 +373,9 @@ def sample_views() -> list[dict[str, Any]]:
 
 
 def _palette_samples() -> list[Image.Image]:
-    pictures = []
-    for view in sample_views():
-        for lang in ("en", "ar"):
-            pictures.append(render_table(view, RenderContext(lang=lang)))
-            pictures.append(render_rack(view, RenderContext(lang=lang, selected=frozenset(range(lang == "ar", 9, 2)))))
-    faces = [cards_french.face(code, MELD_CARD_H, chosen) for code in cards_french.CODES for chosen in (False, True)]
-    return [*pictures, *faces, card_base.back(MELD_CARD_H, "french")]
+    return [*palette.table_and_rack_samples(sample_views(), render_table, render_rack, 9),
+            *palette.face_samples(cards_french.face, cards_french.CODES, MELD_CARD_H,
+                                  card_base.back(MELD_CARD_H, "french"))]
 
 
 PALETTE = palette.Spec(

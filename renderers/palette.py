@@ -19,8 +19,11 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import Any
 
 from PIL import Image
+
+from renderers.context import RenderContext
 
 SIZE = 256
 SHEET_WIDTH = 1024  # sample pictures are packed in rows this wide (wider pictures get a row of their own)
@@ -103,3 +106,22 @@ def apply(image: Image.Image, spec: Spec) -> Image.Image:
     if image.mode != "RGB":
         image = image.convert("RGB")
     return image.quantize(palette=build(spec), dither=Image.Dither.NONE)
+
+
+def table_and_rack_samples(views: Iterable[dict[str, Any]], render_table: Callable[..., Image.Image],
+                           render_rack: Callable[..., Image.Image], hand_size: int) -> list[Image.Image]:
+    """Each view's table and rack in English and Arabic (mirrored layouts blend other edges), every other rack card
+    selected — from the first in English, from the second in Arabic — so plain and ringed faces both appear."""
+    pictures = []
+    for view in views:
+        for lang in ("en", "ar"):
+            pictures.append(render_table(view, RenderContext(lang=lang)))
+            chosen = frozenset(range(lang == "ar", hand_size, 2))
+            pictures.append(render_rack(view, RenderContext(lang=lang, selected=chosen)))
+    return pictures
+
+
+def face_samples(face: Callable[[str, int, bool], Image.Image], codes: Iterable[str], height: int,
+                 back: Image.Image) -> list[Image.Image]:
+    """Every face plain and selected at one size, then the back."""
+    return [*(face(code, height, chosen) for code in codes for chosen in (False, True)), back]

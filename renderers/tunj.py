@@ -401,8 +401,8 @@ def _palette_samples() -> list[Image.Image]:
     """Sample boards (both languages, both seats, a claim and a finished hand) and every face, plain and picked,
     at the board's card size (which also warms the face cache for the first real boards)."""
     boards = [_draw(view, RenderContext(lang=lang), rack=True) for view in _sample_views() for lang in ("en", "ar")]
-    faces = [cards_french.face(code, CARD_H, chosen) for code in cards_french.CODES[:-1] for chosen in (False, True)]
-    return [*boards, *faces, card_base.back(CARD_H, "french")]
+    return [*boards, *palette.face_samples(cards_french.face, cards_french.CODES[:-1], CARD_H,
+                                           card_base.back(CARD_H, "french"))]
 
 
 PALETTE = palette.Spec(
