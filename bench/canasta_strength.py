@@ -8,7 +8,6 @@ for other benches to reuse.
 
 from __future__ import annotations
 
-import random
 import sys
 import time
 from pathlib import Path
@@ -17,7 +16,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import engine  # noqa: E402
-from engine.bots import get as get_bot  # noqa: E402
+from bench.bot_match import final_state, one_normal  # noqa: E402
 
 GAME = engine.get("canasta")
 
@@ -28,13 +27,7 @@ def play_match(
     """Play a whole match with one bot level per seat (2 seats: duo, 4: classic4); the final state."""
     players = len(levels)
     opts = {"variant": "duo" if players == 2 else "classic4", "target": 2500, **(options or {})}
-    state = GAME.new(players, opts, seed=seed)
-    bots = [get_bot("canasta", level) for level in levels]
-    chooser = random.Random(seed)
-    while (seat := GAME.to_move(state)) is not None:
-        move = bots[seat].choose(GAME.view(state, seat), GAME.legal_moves(state, seat), chooser)
-        state = GAME.apply(state, seat, move)
-    return state
+    return final_state("canasta", seed, levels, opts)
 
 
 def main(matches: int = 100) -> None:
@@ -43,9 +36,7 @@ def main(matches: int = 100) -> None:
     started = time.perf_counter()
     for seed in range(matches):
         normal_seat = seed % 2
-        levels = ["random", "random"]
-        levels[normal_seat] = "normal"
-        state = play_match(seed, levels)
+        state = play_match(seed, one_normal(normal_seat, 2))
         wins += GAME.result(state)["winners"] == [normal_seat]
         hands += len(state["history"])
     elapsed = time.perf_counter() - started

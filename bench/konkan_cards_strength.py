@@ -9,7 +9,6 @@ state, for other benches and tests to reuse.
 from __future__ import annotations
 
 import argparse
-import random
 import sys
 import time
 from pathlib import Path
@@ -18,20 +17,14 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import engine  # noqa: E402
-from engine.bots import get as get_bot  # noqa: E402
+from bench.bot_match import final_state, one_normal  # noqa: E402
 
 GAME = engine.get("konkan_cards")
 
 
 def play_match(seed: int, levels: list[str] | tuple[str, ...], options: dict[str, Any] | None = None) -> dict:
     """Play a whole match with one bot level per seat; the final state."""
-    state = GAME.new(len(levels), options or {}, seed=seed)
-    bots = [get_bot("konkan_cards", level) for level in levels]
-    chooser = random.Random(seed)
-    while (seat := GAME.to_move(state)) is not None:
-        move = bots[seat].choose(GAME.view(state, seat), GAME.legal_moves(state, seat), chooser)
-        state = GAME.apply(state, seat, move)
-    return state
+    return final_state("konkan_cards", seed, levels, options)
 
 
 def main() -> None:
@@ -43,9 +36,7 @@ def main() -> None:
     started = time.perf_counter()
     for seed in range(args.matches):
         normal_seat = seed % 4
-        levels = ["random"] * 4
-        levels[normal_seat] = "normal"
-        state = play_match(seed, levels, {"variant": args.variant})
+        state = play_match(seed, one_normal(normal_seat, 4), {"variant": args.variant})
         result = GAME.result(state)
         wins += result["winners"] == [normal_seat]
         rounds += len(result["history"])

@@ -9,7 +9,6 @@ on seats 0 and 2 in even matches and on 1 and 3 in odd ones. Issue 13 asks for >
 from __future__ import annotations
 
 import argparse
-import random
 import sys
 import time
 from pathlib import Path
@@ -18,19 +17,14 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import engine  # noqa: E402
-from engine.bots import get as get_bot  # noqa: E402
+from bench.bot_match import final_state  # noqa: E402
 
 GAME = engine.get("konkan_tiles")
 
 
 def play_match(seed: int, levels: list[str], options: dict[str, Any] | None = None) -> dict[str, Any]:
-    state = GAME.new(len(levels), options or {}, seed=seed)
-    bots = [get_bot("konkan_tiles", level) for level in levels]
-    chooser = random.Random(seed)
-    while (seat := GAME.to_move(state)) is not None:
-        move = bots[seat].choose(GAME.view(state, seat), GAME.legal_moves(state, seat), chooser)
-        state = GAME.apply(state, seat, move)
-    return state
+    """Play a whole match with one bot level per seat; the final state."""
+    return final_state("konkan_tiles", seed, levels, options)
 
 
 def main() -> None:
