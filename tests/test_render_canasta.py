@@ -3,42 +3,25 @@ right-to-left labels, the finished match, and views from real play."""
 
 from __future__ import annotations
 
-import io
-import random
 from typing import Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from PIL import Image, ImageChops
+from PIL import ImageChops
 
 import engine
 import renderers
-from engine.bots import decide
 from renderers import canasta, card_base
 from renderers.widgets import balanced_rows, rack_step
+from tests.pictures import NAMES, open_png, played
 
-PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
-NAMES = ["أحمد", "Sarah", "محمد بن عبد الله", "ليلى"]
 GAME = engine.get("canasta")
-
-
-def _open(png: bytes) -> Image.Image:
-    assert png[:8] == PNG_MAGIC
-    image = Image.open(io.BytesIO(png))
-    image.load()
-    return image.convert("RGB")
 
 
 def _played(players: int, seed: int, moves: int) -> dict[str, Any]:
     """A state after `moves` moves of normal bots (real views: melds, red 3s, frozen piles, taken piles)."""
-    state = GAME.new(players, {"variant": "duo" if players == 2 else "classic4"}, seed=seed)
-    for i in range(moves):
-        seat = GAME.to_move(state)
-        if seat is None:
-            break
-        state = GAME.apply(state, seat, decide("canasta", state, seat, "normal", random.Random(i)))
-    return state
+    return played("canasta", players, seed, moves, {"variant": "duo" if players == 2 else "classic4"})
 
 
 def _layout(**layout: Any) -> dict[str, Any]:
@@ -54,9 +37,9 @@ def test_rack_png_numbers_and_selection_is_distinct():
     state = _played(2, 1, 30)
     seat = GAME.to_move(state)
     view = GAME.view(state, seat)
-    plain = _open(renderers.render_rack("canasta", view, "en", NAMES[:2]))
-    first = _open(renderers.render_rack("canasta", view, "en", NAMES[:2], selected=(0,)))
-    last = _open(renderers.render_rack("canasta", view, "en", NAMES[:2], selected=(len(view["hand"]) - 1,)))
+    plain = open_png(renderers.render_rack("canasta", view, "en", NAMES[:2]))
+    first = open_png(renderers.render_rack("canasta", view, "en", NAMES[:2], selected=(0,)))
+    last = open_png(renderers.render_rack("canasta", view, "en", NAMES[:2], selected=(len(view["hand"]) - 1,)))
     assert plain.size == first.size == last.size
     box_first = ImageChops.difference(plain, first).getbbox()
     box_last = ImageChops.difference(plain, last).getbbox()
@@ -68,23 +51,23 @@ def test_long_hands_wrap_into_rows_of_overlapping_cards():
     deck = [c for c in engine.canasta.cards.DECK if c not in ("3H", "3D")]
     short = {"hand": deck[:5], "seat": 0, "to_move": 0, "phase": "play", "team": 0, "melds": []}
     long = dict(short, hand=deck[:40])
-    a = _open(renderers.render_rack("canasta", short, "en"))
-    b = _open(renderers.render_rack("canasta", long, "en"))
+    a = open_png(renderers.render_rack("canasta", short, "en"))
+    b = open_png(renderers.render_rack("canasta", long, "en"))
     assert b.height > 3 * (a.height - 60)  # four rows of cards
     step = rack_step(12, card_base.card_width(canasta.RACK_CARD_H))
     assert b.width <= 2 * canasta.PAD + (canasta.RACK_PER_ROW - 1) * step + 80
     rows = [balanced_rows(n, canasta.RACK_PER_ROW) for n in (40, 15)]
     assert rows == [[10, 10, 10, 10], [8, 7]]
-    assert _open(renderers.render_rack("canasta", dict(short, hand=[]), "ar")).width >= canasta.RACK_MIN_W
+    assert open_png(renderers.render_rack("canasta", dict(short, hand=[]), "ar")).width >= canasta.RACK_MIN_W
 
 
 def test_rack_after_a_take_shows_the_card_to_meld_and_the_pile():
     state = _layout(stock=["6D", "8H"], discard=["7D", "QC", "TC"], melds=[{"team": 0, "cards": ["AH", "AS", "AC"]}])
-    before = _open(renderers.render_rack("canasta", GAME.view(state, 0), "en"))
+    before = open_png(renderers.render_rack("canasta", GAME.view(state, 0), "en"))
     taken = GAME.apply(state, 0, "take")
-    after = _open(renderers.render_rack("canasta", GAME.view(taken, 0), "en"))
+    after = open_png(renderers.render_rack("canasta", GAME.view(taken, 0), "en"))
     assert after.height > before.height
-    opponent = _open(renderers.render_rack("canasta", GAME.view(taken, 1), "en"))
+    opponent = open_png(renderers.render_rack("canasta", GAME.view(taken, 1), "en"))
     assert opponent.height < after.height  # only the taker's rack shows the pending top card
 
 
@@ -93,11 +76,11 @@ def test_table_two_and_four_players_and_both_languages():
     four = GAME.view(_played(4, 3, 80), None)
     for view, names in ((two, NAMES[:2]), (four, NAMES)):
         for lang in ("en", "ar"):
-            image = _open(renderers.render_table("canasta", view, lang, names))
+            image = open_png(renderers.render_table("canasta", view, lang, names))
             assert image.width == canasta.TABLE_W and image.height > 300
     # Arabic headers start at the right edge, English ones at the left.
-    en = _open(renderers.render_table("canasta", four, "en", NAMES)).convert("L").crop((0, 0, canasta.TABLE_W, 48))
-    ar = _open(renderers.render_table("canasta", four, "ar", NAMES)).convert("L").crop((0, 0, canasta.TABLE_W, 48))
+    en = open_png(renderers.render_table("canasta", four, "en", NAMES)).convert("L").crop((0, 0, canasta.TABLE_W, 48))
+    ar = open_png(renderers.render_table("canasta", four, "ar", NAMES)).convert("L").crop((0, 0, canasta.TABLE_W, 48))
     en_box = en.point(lambda v: 255 if v > 200 else 0).getbbox()
     ar_box = ar.point(lambda v: 255 if v > 200 else 0).getbbox()
     assert en_box[0] < 40 and ar_box[2] > canasta.TABLE_W - 40
@@ -114,7 +97,7 @@ def test_table_markers_frozen_pile_and_canastas_change_the_picture():
     views = [GAME.view(s, None) for s in (open_pile, frozen, complete, mixed)]
     assert [v["frozen"] for v in views] == [False, True, False, False]
     assert [m["canasta"] for v in views[2:] for m in v["melds"]] == ["natural", "mixed"]
-    images = [_open(renderers.render_table("canasta", v, "en", NAMES[:2])) for v in views]
+    images = [open_png(renderers.render_table("canasta", v, "en", NAMES[:2])) for v in views]
     assert all(a.size == images[0].size for a in images)
     assert ImageChops.difference(images[0], images[1]).getbbox()  # frozen marker
     diff = ImageChops.difference(images[2], images[3]).getbbox()
@@ -125,8 +108,8 @@ def test_finished_match_shows_the_winner_banner():
     state = _layout(stock=["6D"], discard=["7D", "QC"])
     view = GAME.view(state, None)
     over = dict(view, over=True, phase="over", winners=[1], to_move=None, turn=None)
-    a = _open(renderers.render_table("canasta", view, "en", ["Ali", "Bot"]))
-    b = _open(renderers.render_table("canasta", over, "en", ["Ali", "Bot"]))
+    a = open_png(renderers.render_table("canasta", view, "en", ["Ali", "Bot"]))
+    b = open_png(renderers.render_table("canasta", over, "en", ["Ali", "Bot"]))
     assert b.height == a.height + 46
     banner = b.getpixel((canasta.PAD + 4, 48 + 6))
     assert all(abs(x - y) < 24 for x, y in zip(banner, canasta.WIN, strict=True))
@@ -139,10 +122,10 @@ def test_answer_phase_rack_and_table_render():
                                     "melds": [{"team": 0, "cards": ["KH", "KS", "KC", "KD", "KH", "KS", "KC"]}]})
     state = GAME.apply(GAME.apply(state, 0, "draw"), 0, "ask")
     partner = GAME.view(state, 2)
-    asked = _open(renderers.render_rack("canasta", partner, "ar", NAMES, raqm=False))
-    plain = _open(renderers.render_rack("canasta", dict(partner, phase="play", to_move=0), "ar", NAMES, raqm=False))
+    asked = open_png(renderers.render_rack("canasta", partner, "ar", NAMES, raqm=False))
+    plain = open_png(renderers.render_rack("canasta", dict(partner, phase="play", to_move=0), "ar", NAMES, raqm=False))
     assert asked.height == plain.height + 30  # the question line
-    _open(renderers.render_table("canasta", GAME.view(state, None), "ar", NAMES, raqm=False))
+    open_png(renderers.render_table("canasta", GAME.view(state, None), "ar", NAMES, raqm=False))
 
 
 @settings(max_examples=25, deadline=None)
@@ -151,11 +134,11 @@ def test_answer_phase_rack_and_table_render():
 def test_any_reachable_view_renders(players, seed, moves, lang):
     state = _played(players, seed, moves)
     names = NAMES[:players]
-    _open(renderers.render_table("canasta", GAME.view(state, None), lang, names))
+    open_png(renderers.render_table("canasta", GAME.view(state, None), lang, names))
     for seat in range(players):
         view = GAME.view(state, seat)
         selected = tuple(range(0, len(view["hand"]), 3))
-        _open(renderers.render_rack("canasta", view, lang, names, selected=selected))
+        open_png(renderers.render_rack("canasta", view, lang, names, selected=selected))
 
 
 def test_a_mixed_canasta_shows_its_natural_rank_on_top(monkeypatch):
@@ -184,8 +167,8 @@ def test_a_mixed_canasta_shows_its_natural_rank_on_top(monkeypatch):
 @pytest.mark.parametrize("lang,side", [("en", "left"), ("ar", "right")])
 def test_rack_card_one_is_where_the_reader_starts(lang, side):
     view = {"hand": ["4C", "9H", "QS", "QD", "JH"], "seat": 0, "to_move": 1, "phase": "play", "team": 0, "melds": []}
-    plain = _open(renderers.render_rack("canasta", view, lang))
-    first = _open(renderers.render_rack("canasta", view, lang, selected=(0,)))
+    plain = open_png(renderers.render_rack("canasta", view, lang))
+    first = open_png(renderers.render_rack("canasta", view, lang, selected=(0,)))
     box = ImageChops.difference(plain.convert("RGB"), first.convert("RGB")).getbbox()
     assert box is not None
     centre = (box[0] + box[2]) / 2

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import io
 import random
 from typing import Any
 
@@ -16,9 +15,7 @@ import renderers
 from renderers import kenza
 from renderers.cards_spanish import CODES
 from renderers.text import plain
-
-PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
-NAMES = ["أحمد", "Sarah", "محمد بن عبد الله", "ليلى"]
+from tests.pictures import NAMES, open_png
 
 
 def _view(players: int = 2, **changes: Any) -> dict[str, Any]:
@@ -36,10 +33,7 @@ def _view(players: int = 2, **changes: Any) -> dict[str, Any]:
 
 
 def _open(png: bytes) -> Image.Image:
-    assert png[:8] == PNG_MAGIC
-    image = Image.open(io.BytesIO(png))
-    image.load()
-    return image
+    return open_png(png, rgb=False)
 
 
 def _ink_box(image: Image.Image, box: tuple[int, int, int, int]) -> tuple[int, int, int, int] | None:

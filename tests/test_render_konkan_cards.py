@@ -3,8 +3,6 @@ must change the picture (opened, committed, reshuffles, round, taken card), both
 
 from __future__ import annotations
 
-import io
-import random
 from typing import Any
 
 from hypothesis import given, settings
@@ -13,31 +11,15 @@ from PIL import Image, ImageChops
 
 import engine
 import renderers
-from engine.bots import decide
 from renderers import konkan_cards
 from renderers.widgets import CardRack
+from tests.pictures import NAMES, open_png, played
 
-PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
-NAMES = ["أحمد", "Sarah", "محمد بن عبد الله", "ليلى"]
 GAME = engine.get("konkan_cards")
 
 
-def _open(png: bytes) -> Image.Image:
-    assert png[:8] == PNG_MAGIC
-    image = Image.open(io.BytesIO(png))
-    image.load()
-    return image.convert("RGB")
-
-
 def _played(players: int, seed: int, moves: int) -> dict[str, Any]:
-    state = GAME.new(players, {}, seed=seed)
-    for i in range(moves):
-        seat = GAME.to_move(state)
-        if seat is None:
-            break
-        level = "normal" if seat == 0 else "random"
-        state = GAME.apply(state, seat, decide("konkan_cards", state, seat, level, random.Random(i)))
-    return state
+    return played("konkan_cards", players, seed, moves, level=lambda seat: "normal" if seat == 0 else "random")
 
 
 def _layout(**layout: Any) -> dict[str, Any]:
@@ -57,9 +39,9 @@ def test_rack_numbers_and_selection():
     state = _played(4, 1, 20)
     seat = GAME.to_move(state)
     view = GAME.view(state, seat)
-    plain = _open(renderers.render_rack("konkan_cards", view, "en", NAMES))
-    first = _open(renderers.render_rack("konkan_cards", view, "en", NAMES, selected=(0,)))
-    last = _open(renderers.render_rack("konkan_cards", view, "en", NAMES, selected=(len(view["hand"]) - 1,)))
+    plain = open_png(renderers.render_rack("konkan_cards", view, "en", NAMES))
+    first = open_png(renderers.render_rack("konkan_cards", view, "en", NAMES, selected=(0,)))
+    last = open_png(renderers.render_rack("konkan_cards", view, "en", NAMES, selected=(len(view["hand"]) - 1,)))
     box_first = ImageChops.difference(plain, first).getbbox()
     box_last = ImageChops.difference(plain, last).getbbox()
     assert box_first and box_last and (box_first[0] < box_last[0] or box_first[1] < box_last[1])
@@ -70,56 +52,56 @@ def test_rack_numbers_and_selection():
 def test_rack_shows_a_taken_card_and_the_commit_hint():
     melds = [{"seat": 0, "cards": ["5H", "6H", "7H"]}]
     state = GAME.apply(_layout(stock=["KD"], melds=melds, hands=[["JC", "QD", "2S"], ["8H", "3C"]]), 1, "discard 8H")
-    before = _open(renderers.render_rack("konkan_cards", GAME.view(state, 0), "en"))
+    before = open_png(renderers.render_rack("konkan_cards", GAME.view(state, 0), "en"))
     taken = GAME.apply(state, 0, "take")
-    after = _open(renderers.render_rack("konkan_cards", GAME.view(taken, 0), "en"))
+    after = open_png(renderers.render_rack("konkan_cards", GAME.view(taken, 0), "en"))
     assert after.height > before.height
     final = _layout(stock=["KD", "8C"], round=5)
     view = GAME.view(GAME.apply(final, 1, "discard QC"), 0)
     assert view["can_commit"]
-    hinted = _open(renderers.render_rack("konkan_cards", view, "ar"))
-    quiet = _open(renderers.render_rack("konkan_cards", dict(view, can_commit=False), "ar"))
+    hinted = open_png(renderers.render_rack("konkan_cards", view, "ar"))
+    quiet = open_png(renderers.render_rack("konkan_cards", dict(view, can_commit=False), "ar"))
     assert hinted.height == quiet.height + 26
 
 
 def test_table_markers_change_the_picture():
     state = _layout(stock=["KD", "8C"], discard=["9S"], melds=[{"seat": 1, "cards": ["5H", "X:6H", "7H"]}])
     view = GAME.view(state, None)
-    base = _open(renderers.render_table("konkan_cards", view, "en", NAMES[:2]))
+    base = open_png(renderers.render_table("konkan_cards", view, "en", NAMES[:2]))
     for change in ({"opened": [True, True]}, {"committed": [True, False]}, {"reshuffles_left": 1},
                    {"round": 4}, {"discard_top": "QD"}, {"stock_size": 40}, {"scores": [30, -60]}):
-        other = _open(renderers.render_table("konkan_cards", dict(view, **change), "en", NAMES[:2]))
+        other = open_png(renderers.render_table("konkan_cards", dict(view, **change), "en", NAMES[:2]))
         assert _differ(base, other), change
-    extra = _open(renderers.render_table("konkan_cards", dict(view, round=6, final_round=True), "en", NAMES[:2]))
+    extra = open_png(renderers.render_table("konkan_cards", dict(view, round=6, final_round=True), "en", NAMES[:2]))
     assert _differ(base, extra)
 
 
 def test_melds_are_numbered_in_their_owners_panels():
     melds = [{"seat": 1, "cards": ["5H", "6H", "7H"]}, {"seat": 0, "cards": ["KS", "KH", "KD"]}]
-    with_melds = _open(renderers.render_table("konkan_cards", GAME.view(_layout(melds=melds), None), "en"))
-    without = _open(renderers.render_table("konkan_cards", GAME.view(_layout(), None), "en"))
+    with_melds = open_png(renderers.render_table("konkan_cards", GAME.view(_layout(melds=melds), None), "en"))
+    without = open_png(renderers.render_table("konkan_cards", GAME.view(_layout(), None), "en"))
     assert with_melds.height > without.height
     assert [m["number"] for m in GAME.view(_layout(melds=melds), None)["melds"]] == [1, 2]
 
 
 def test_both_directions_and_the_finished_match():
     view = GAME.view(_played(4, 3, 120), None)
-    en = _open(renderers.render_table("konkan_cards", view, "en", NAMES)).convert("L").crop((0, 0, 760, 48))
-    ar = _open(renderers.render_table("konkan_cards", view, "ar", NAMES)).convert("L").crop((0, 0, 760, 48))
+    en = open_png(renderers.render_table("konkan_cards", view, "en", NAMES)).convert("L").crop((0, 0, 760, 48))
+    ar = open_png(renderers.render_table("konkan_cards", view, "ar", NAMES)).convert("L").crop((0, 0, 760, 48))
     en_box = en.point(lambda v: 255 if v > 200 else 0).getbbox()
     ar_box = ar.point(lambda v: 255 if v > 200 else 0).getbbox()
     assert en_box[0] < 40 and ar_box[2] > konkan_cards.TABLE_W - 40
     over = dict(view, over=True, phase="over", winners=[2], to_move=None, turn=None, konkan_winner=2)
-    a = _open(renderers.render_table("konkan_cards", view, "en", NAMES))
-    b = _open(renderers.render_table("konkan_cards", over, "en", NAMES))
+    a = open_png(renderers.render_table("konkan_cards", view, "en", NAMES))
+    b = open_png(renderers.render_table("konkan_cards", over, "en", NAMES))
     assert b.height == a.height + 46
 
 
 def test_sample_views_render():
     for view in konkan_cards.sample_views():
         for lang in ("en", "ar"):
-            _open(renderers.render_table("konkan_cards", view, lang, NAMES[: view["players"]]))
-            _open(renderers.render_rack("konkan_cards", view, lang, NAMES[: view["players"]], selected=(0, 2)))
+            open_png(renderers.render_table("konkan_cards", view, lang, NAMES[: view["players"]]))
+            open_png(renderers.render_rack("konkan_cards", view, lang, NAMES[: view["players"]], selected=(0, 2)))
 
 
 @settings(max_examples=15, deadline=None)
@@ -128,7 +110,8 @@ def test_sample_views_render():
 def test_any_reachable_view_renders(players, seed, moves, lang):
     state = _played(players, seed, moves)
     names = NAMES[:players]
-    _open(renderers.render_table("konkan_cards", GAME.view(state, None), lang, names))
+    open_png(renderers.render_table("konkan_cards", GAME.view(state, None), lang, names))
     for seat in range(players):
         view = GAME.view(state, seat)
-        _open(renderers.render_rack("konkan_cards", view, lang, names, selected=tuple(range(0, len(view["hand"]), 3))))
+        picks = tuple(range(0, len(view["hand"]), 3))
+        open_png(renderers.render_rack("konkan_cards", view, lang, names, selected=picks))

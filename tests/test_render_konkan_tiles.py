@@ -4,8 +4,6 @@ markers, both languages, and views from real play."""
 
 from __future__ import annotations
 
-import io
-import random
 from typing import Any
 
 from hypothesis import given, settings
@@ -14,29 +12,14 @@ from PIL import Image, ImageChops
 
 import engine
 import renderers
-from engine.bots import decide
 from renderers import konkan_tiles as R
+from tests.pictures import NAMES, open_png, played
 
-PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
-NAMES = ["أحمد", "Sarah", "محمد بن عبد الله", "ليلى"]
 GAME = engine.get("konkan_tiles")
 
 
-def _open(png: bytes) -> Image.Image:
-    assert png[:8] == PNG_MAGIC
-    image = Image.open(io.BytesIO(png))
-    image.load()
-    return image.convert("RGB")
-
-
 def _played(players: int, seed: int, moves: int) -> dict[str, Any]:
-    state = GAME.new(players, {}, seed=seed)
-    for i in range(moves):
-        seat = GAME.to_move(state)
-        if seat is None:
-            break
-        state = GAME.apply(state, seat, decide("konkan_tiles", state, seat, "normal", random.Random(i)))
-    return state
+    return played("konkan_tiles", players, seed, moves)
 
 
 def _layout(**layout: Any) -> dict[str, Any]:
@@ -62,14 +45,14 @@ def test_arrange_groups_melds_and_keeps_positions():
 
 def test_rack_png_numbers_selection_and_arranged_order():
     view = GAME.view(_layout(), 0)
-    plain = _open(renderers.render_rack("konkan_tiles", view, "en", NAMES))
-    first = _open(renderers.render_rack("konkan_tiles", view, "en", NAMES, selected=(0,)))
-    last = _open(renderers.render_rack("konkan_tiles", view, "en", NAMES, selected=(len(view["hand"]) - 1,)))
+    plain = open_png(renderers.render_rack("konkan_tiles", view, "en", NAMES))
+    first = open_png(renderers.render_rack("konkan_tiles", view, "en", NAMES, selected=(0,)))
+    last = open_png(renderers.render_rack("konkan_tiles", view, "en", NAMES, selected=(len(view["hand"]) - 1,)))
     assert plain.size == first.size == last.size
     box_first = ImageChops.difference(plain, first).getbbox()
     box_last = ImageChops.difference(plain, last).getbbox()
     assert box_first and box_last and box_first != box_last
-    arranged = _open(renderers.render_rack("konkan_tiles", dict(view, arranged=True), "en", NAMES))
+    arranged = open_png(renderers.render_rack("konkan_tiles", dict(view, arranged=True), "en", NAMES))
     assert ImageChops.difference(plain.crop((0, 100, 600, 200)), arranged.crop((0, 100, 600, 200))).getbbox()
 
 
@@ -80,8 +63,8 @@ def _counter_colour(image: Image.Image, lang: str) -> tuple[int, int, int]:
 
 def test_grouped_counter_turns_red_in_konkan_mode():
     for lang in ("en", "ar"):
-        normal = _open(renderers.render_rack("konkan_tiles", GAME.view(_layout(), 0), lang))
-        konkan = _open(renderers.render_rack("konkan_tiles", GAME.view(
+        normal = open_png(renderers.render_rack("konkan_tiles", GAME.view(_layout(), 0), lang))
+        konkan = open_png(renderers.render_rack("konkan_tiles", GAME.view(
             _layout(konkan=[True, False, False, False]), 0), lang))
         near = lambda a, b: all(abs(x - y) < 30 for x, y in zip(a, b, strict=True))  # noqa: E731
         assert near(_counter_colour(normal, lang), R.COUNTER)
@@ -103,25 +86,25 @@ def test_locked_end_and_seat_markers_change_the_table():
     open_end = GAME.view(_layout(melds=melds), None)
     locked = GAME.view(_layout(melds=[{**melds[0], "locked": [False, True]}]), None)
     assert locked["melds"][0]["locked"] == [False, True]
-    a = _open(renderers.render_table("konkan_tiles", open_end, "en", NAMES))
-    b = _open(renderers.render_table("konkan_tiles", locked, "en", NAMES))
+    a = open_png(renderers.render_table("konkan_tiles", open_end, "en", NAMES))
+    b = open_png(renderers.render_table("konkan_tiles", locked, "en", NAMES))
     assert a.size == b.size and ImageChops.difference(a, b).getbbox()
     marked = GAME.view(_layout(melds=melds, konkan=[False, False, True, False],
                                eliminated=[False, False, False, True]), None)
-    c = _open(renderers.render_table("konkan_tiles", marked, "en", NAMES))
+    c = open_png(renderers.render_table("konkan_tiles", marked, "en", NAMES))
     assert ImageChops.difference(a, c).getbbox()
 
 
 def test_table_both_languages_and_the_finished_match():
     view = GAME.view(_played(4, 3, 120), None)
-    en = _open(renderers.render_table("konkan_tiles", view, "en", NAMES))
-    ar = _open(renderers.render_table("konkan_tiles", view, "ar", NAMES, raqm=False))
+    en = open_png(renderers.render_table("konkan_tiles", view, "en", NAMES))
+    ar = open_png(renderers.render_table("konkan_tiles", view, "ar", NAMES, raqm=False))
     assert en.width == ar.width == R.TABLE_W
     en_box = en.convert("L").crop((0, 0, R.TABLE_W, 48)).point(lambda v: 255 if v > 200 else 0).getbbox()
     ar_box = ar.convert("L").crop((0, 0, R.TABLE_W, 48)).point(lambda v: 255 if v > 200 else 0).getbbox()
     assert en_box[0] < 40 and ar_box[2] > R.TABLE_W - 40
     over = dict(view, over=True, winners=[1], phase="over", to_move=None)
-    done = _open(renderers.render_table("konkan_tiles", over, "en", NAMES))
+    done = open_png(renderers.render_table("konkan_tiles", over, "en", NAMES))
     assert done.height == en.height + 46
 
 
@@ -131,8 +114,8 @@ def test_table_both_languages_and_the_finished_match():
 def test_any_reachable_view_renders(players, seed, moves, lang):
     state = _played(players, seed, moves)
     names = NAMES[:players]
-    _open(renderers.render_table("konkan_tiles", GAME.view(state, None), lang, names))
+    open_png(renderers.render_table("konkan_tiles", GAME.view(state, None), lang, names))
     for seat in range(players):
         view = GAME.view(state, seat)
-        _open(renderers.render_rack("konkan_tiles", dict(view, arranged=seat % 2 == 0), lang, names,
+        open_png(renderers.render_rack("konkan_tiles", dict(view, arranged=seat % 2 == 0), lang, names,
                                     selected=tuple(range(0, len(view["hand"]), 3))))

@@ -16,8 +16,8 @@ import renderers
 from engine.bots import decide
 from renderers import canasta, card_base, kenza, konkan_cards, konkan_tiles, palette, tunj
 from renderers.context import RenderContext
+from tests.pictures import NAMES
 
-NAMES = ["أحمد", "Sarah", "محمد بن عبد الله", "ليلى"]
 GAMES = {"kenza": kenza, "canasta": canasta, "tunj": tunj, "konkan_cards": konkan_cards, "konkan_tiles": konkan_tiles}
 
 

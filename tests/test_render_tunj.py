@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import io
 import random
 from typing import Any
 
@@ -15,10 +14,10 @@ from engine.bots import decide
 from engine.tunj.judge import PRIORITY_TEXT, TURNED_FIRST, building_faults
 from engine.tunj.moves import parse
 from renderers import tunj
+from tests.pictures import open_png
 
 GAME = engine.get("tunj")
 NAMES = ["أحمد", "Sarah"]
-PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 LAYOUT = {
     "reserves": [["KS", "2C"], ["QD"]],
     "houses": [["9C"], ["5D", "4S"], ["JS"], ["2D"], ["3H"], ["4C"], ["8S"], []],
@@ -30,13 +29,6 @@ LAYOUT = {
 
 def _state(**changes: Any) -> dict[str, Any]:
     return GAME.new(2, {}, layout={**LAYOUT, **changes})
-
-
-def _open(png: bytes) -> Image.Image:
-    assert png[:8] == PNG_MAGIC
-    image = Image.open(io.BytesIO(png))
-    image.load()
-    return image.convert("RGB")
 
 
 def _near(pixel: tuple[int, ...], colour: tuple[int, int, int], tolerance: int = 14) -> bool:
@@ -61,7 +53,7 @@ def test_table_and_rack_are_small_pngs(lang):
     table = renderers.render_table("tunj", GAME.view(state, None), lang, NAMES)
     rack = renderers.render_rack("tunj", GAME.view(state, 0), lang, NAMES)
     for png in (table, rack):
-        image = _open(png)
+        image = open_png(png)
         assert image.width == tunj.WIDTH and 600 <= image.height <= 900
         assert len(png) < 80_000
     assert table != rack, "the rack is drawn from the seat's side"
@@ -69,9 +61,9 @@ def test_table_and_rack_are_small_pngs(lang):
 
 def test_claim_adds_a_banner_and_rings_the_attempt():
     state = _state()
-    plain = _open(renderers.render_table("tunj", GAME.view(state, None), "en", NAMES))
+    plain = open_png(renderers.render_table("tunj", GAME.view(state, None), "en", NAMES))
     attempt = GAME.apply(state, 0, "move H3 F2")  # JS on an empty foundation: a building break
-    claimed = _open(renderers.render_table("tunj", GAME.view(attempt, None), "en", NAMES))
+    claimed = open_png(renderers.render_table("tunj", GAME.view(attempt, None), "en", NAMES))
     assert claimed.height == plain.height + tunj.BANNER_H + tunj.LAST_H  # the fresh deal has no last move
     banner = claimed.getpixel((tunj.WIDTH // 2, tunj.HEADER_H + 8))
     assert _near(banner, tunj.CLAIM_TINT) or _near(banner, tunj.CLAIM)
@@ -79,7 +71,7 @@ def test_claim_adds_a_banner_and_rings_the_attempt():
     assert not _near(_house_badge(plain, 3, banner=False), tunj.CLAIM)
     assert not _near(_house_badge(claimed, 1, banner=True), tunj.CLAIM), "only the attempt's piles are ringed"
     # the same claim once called: no banner, no rings
-    called = _open(renderers.render_table("tunj", GAME.view(GAME.apply(attempt, 1, "tunj"), None), "en", NAMES))
+    called = open_png(renderers.render_table("tunj", GAME.view(GAME.apply(attempt, 1, "tunj"), None), "en", NAMES))
     assert called.height == plain.height + tunj.LAST_H
     assert not _near(_house_badge(called, 3, banner=False), tunj.CLAIM)
 
@@ -95,14 +87,14 @@ def test_claim_banner_differs_for_the_caller_and_the_public():
 
 def test_rack_rings_the_picked_source_and_a_run():
     view = GAME.view(_state(), 0)
-    plain = _open(renderers.render_rack("tunj", view, "en", NAMES))
-    house = _open(renderers.render_rack("tunj", view, "en", NAMES, selected=(tunj.SOURCE_INDEX["H2"],)))
-    run = _open(renderers.render_rack("tunj", view, "en", NAMES,
+    plain = open_png(renderers.render_rack("tunj", view, "en", NAMES))
+    house = open_png(renderers.render_rack("tunj", view, "en", NAMES, selected=(tunj.SOURCE_INDEX["H2"],)))
+    run = open_png(renderers.render_rack("tunj", view, "en", NAMES,
                                       selected=(tunj.SOURCE_INDEX["H2"], tunj.RUN_BASE + 2)))
     assert _near(_house_badge(house, 2, banner=False), tunj.PICK)
     assert not _near(_house_badge(plain, 2, banner=False), tunj.PICK)
     assert house.tobytes() != run.tobytes(), "a run lifts more cards than its outer one"
-    reserve = _open(renderers.render_rack("tunj", view, "en", NAMES, selected=(tunj.SOURCE_INDEX["R"],)))
+    reserve = open_png(renderers.render_rack("tunj", view, "en", NAMES, selected=(tunj.SOURCE_INDEX["R"],)))
     assert reserve.tobytes() != plain.tobytes()
     # the public table ignores a selection
     assert renderers.render_table("tunj", GAME.view(_state(), None), "en", NAMES) == renderers.render_table(
@@ -114,11 +106,11 @@ def test_turned_card_and_turn_marks_follow_the_mover():
     state = GAME.new(2, {}, layout=layout)
     turned = GAME.apply(state, 0, "turn")
     assert turned["piles"]["T"] == ["8H"]
-    before = _open(renderers.render_rack("tunj", GAME.view(state, 0), "en", NAMES))
-    after = _open(renderers.render_rack("tunj", GAME.view(turned, 0), "en", NAMES))
+    before = open_png(renderers.render_rack("tunj", GAME.view(state, 0), "en", NAMES))
+    after = open_png(renderers.render_rack("tunj", GAME.view(turned, 0), "en", NAMES))
     bottom = (0, after.height - tunj.STRIP_H - tunj.LAST_H - tunj.PAD, after.width, after.height - tunj.LAST_H)
     assert before.crop(bottom).tobytes() != after.crop(bottom).tobytes()
-    waiting = _open(renderers.render_rack("tunj", GAME.view(state, 1), "en", NAMES))
+    waiting = open_png(renderers.render_rack("tunj", GAME.view(state, 1), "en", NAMES))
     corner = (tunj.WIDTH - 130, 5, tunj.WIDTH - 5, 40)
     assert before.crop(corner).tobytes() != waiting.crop(corner).tobytes(), "'your turn' only on your turn"
 
@@ -130,7 +122,7 @@ def test_finished_hand_shows_the_winner_banner():
     state = GAME.apply(state, 0, "turn")
     state = GAME.apply(state, 0, "move T F1")
     assert state["over"] and state["winners"] == [0]
-    image = _open(renderers.render_table("tunj", GAME.view(state, None), "en", NAMES))
+    image = open_png(renderers.render_table("tunj", GAME.view(state, None), "en", NAMES))
     assert _near(image.getpixel((20, tunj.HEADER_H + 12)), tunj.WIN)
 
 
@@ -146,8 +138,8 @@ def test_views_from_bot_games_render(raqm):
         state = GAME.apply(state, seat, decide("tunj", state, seat, "random", rng))
         if step % 40 == 0 or state["claim"]:
             lang = "ar" if step % 2 else "en"
-            sizes.add(_open(renderers.render_table("tunj", GAME.view(state, None), lang, NAMES, raqm=raqm)).size)
-            _open(renderers.render_rack("tunj", GAME.view(state, GAME.to_move(state) or 0), lang, NAMES,
+            sizes.add(open_png(renderers.render_table("tunj", GAME.view(state, None), lang, NAMES, raqm=raqm)).size)
+            open_png(renderers.render_rack("tunj", GAME.view(state, GAME.to_move(state) or 0), lang, NAMES,
                                         selected=(3,), raqm=raqm))
     assert len(sizes) >= 2, "claims make the picture taller"
 

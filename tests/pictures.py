@@ -1,0 +1,38 @@
+"""What the render tests share: reading back a PNG the registry made (and checking it is one), the seat names
+they draw (Arabic and Latin, one long), and states reached by seeded bot play for views from real games."""
+
+from __future__ import annotations
+
+import io
+import random
+from collections.abc import Callable
+from typing import Any
+
+from PIL import Image
+
+import engine
+from engine.bots import decide
+
+PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+NAMES = ["أحمد", "Sarah", "محمد بن عبد الله", "ليلى"]
+
+
+def open_png(png: bytes, rgb: bool = True) -> Image.Image:
+    """The picture in `png`, which must start with the PNG signature; as RGB unless `rgb` is False."""
+    assert png[:8] == PNG_MAGIC
+    image = Image.open(io.BytesIO(png))
+    image.load()
+    return image.convert("RGB") if rgb else image
+
+
+def played(game_id: str, players: int, seed: int, moves: int, options: dict[str, Any] | None = None,
+           level: Callable[[int], str] = lambda seat: "normal") -> dict[str, Any]:
+    """The state after up to `moves` bot moves (`level(seat)` at each seat) of a seeded match."""
+    game = engine.get(game_id)
+    state = game.new(players, options or {}, seed=seed)
+    for i in range(moves):
+        seat = game.to_move(state)
+        if seat is None:
+            break
+        state = game.apply(state, seat, decide(game_id, state, seat, level(seat), random.Random(i)))
+    return state
