@@ -11,6 +11,7 @@ from typing import Any
 from PIL import Image
 
 import engine
+import renderers
 from engine.bots import decide
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
@@ -36,3 +37,15 @@ def played(game_id: str, players: int, seed: int, moves: int, options: dict[str,
             break
         state = game.apply(state, seat, decide(game_id, state, seat, level(seat), random.Random(i)))
     return state
+
+
+def render_every_view(game_id: str, state: dict[str, Any], lang: str, names: list[str],
+                      rack_view: Callable[[int, dict[str, Any]], dict[str, Any]] = lambda seat, view: view) -> None:
+    """The public table and every seat's rack (every third card selected; `rack_view` may add to the seat's view)
+    come out as PNGs."""
+    game = engine.get(game_id)
+    open_png(renderers.render_table(game_id, game.view(state, None), lang, names))
+    for seat in range(len(names)):
+        view = game.view(state, seat)
+        picks = tuple(range(0, len(view["hand"]), 3))
+        open_png(renderers.render_rack(game_id, rack_view(seat, view), lang, names, selected=picks))

@@ -14,7 +14,7 @@ import engine
 import renderers
 from renderers import canasta, card_base
 from renderers.widgets import balanced_rows, rack_step
-from tests.pictures import NAMES, open_png, played
+from tests.pictures import NAMES, open_png, played, render_every_view
 
 GAME = engine.get("canasta")
 
@@ -132,13 +132,7 @@ def test_answer_phase_rack_and_table_render():
 @given(players=st.sampled_from([2, 4]), seed=st.integers(0, 10_000), moves=st.integers(0, 400),
        lang=st.sampled_from(["ar", "en"]))
 def test_any_reachable_view_renders(players, seed, moves, lang):
-    state = _played(players, seed, moves)
-    names = NAMES[:players]
-    open_png(renderers.render_table("canasta", GAME.view(state, None), lang, names))
-    for seat in range(players):
-        view = GAME.view(state, seat)
-        selected = tuple(range(0, len(view["hand"]), 3))
-        open_png(renderers.render_rack("canasta", view, lang, names, selected=selected))
+    render_every_view("canasta", _played(players, seed, moves), lang, NAMES[:players])
 
 
 def test_a_mixed_canasta_shows_its_natural_rank_on_top(monkeypatch):

@@ -13,7 +13,7 @@ import engine
 import renderers
 from renderers import konkan_cards
 from renderers.widgets import CardRack
-from tests.pictures import NAMES, open_png, played
+from tests.pictures import NAMES, open_png, played, render_every_view
 
 GAME = engine.get("konkan_cards")
 
@@ -108,10 +108,4 @@ def test_sample_views_render():
 @given(players=st.integers(2, 4), seed=st.integers(0, 10_000), moves=st.integers(0, 300),
        lang=st.sampled_from(["ar", "en"]))
 def test_any_reachable_view_renders(players, seed, moves, lang):
-    state = _played(players, seed, moves)
-    names = NAMES[:players]
-    open_png(renderers.render_table("konkan_cards", GAME.view(state, None), lang, names))
-    for seat in range(players):
-        view = GAME.view(state, seat)
-        picks = tuple(range(0, len(view["hand"]), 3))
-        open_png(renderers.render_rack("konkan_cards", view, lang, names, selected=picks))
+    render_every_view("konkan_cards", _played(players, seed, moves), lang, NAMES[:players])

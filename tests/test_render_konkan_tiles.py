@@ -13,7 +13,7 @@ from PIL import Image, ImageChops
 import engine
 import renderers
 from renderers import konkan_tiles as R
-from tests.pictures import NAMES, open_png, played
+from tests.pictures import NAMES, open_png, played, render_every_view
 
 GAME = engine.get("konkan_tiles")
 
@@ -112,10 +112,5 @@ def test_table_both_languages_and_the_finished_match():
 @given(players=st.sampled_from([2, 4]), seed=st.integers(0, 10_000), moves=st.integers(0, 300),
        lang=st.sampled_from(["ar", "en"]))
 def test_any_reachable_view_renders(players, seed, moves, lang):
-    state = _played(players, seed, moves)
-    names = NAMES[:players]
-    open_png(renderers.render_table("konkan_tiles", GAME.view(state, None), lang, names))
-    for seat in range(players):
-        view = GAME.view(state, seat)
-        open_png(renderers.render_rack("konkan_tiles", dict(view, arranged=seat % 2 == 0), lang, names,
-                                    selected=tuple(range(0, len(view["hand"]), 3))))
+    render_every_view("konkan_tiles", _played(players, seed, moves), lang, NAMES[:players],
+                      lambda seat, view: dict(view, arranged=seat % 2 == 0))
