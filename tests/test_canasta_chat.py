@@ -4,7 +4,6 @@ played by pressing buttons only."""
 from __future__ import annotations
 
 import random
-import re
 
 import pytest
 
@@ -15,29 +14,12 @@ from bot.games.canasta import UI, card_label, meld_text
 from bot.games.rummy import MAX_PICK, Pick, fingerprint
 from bot.i18n import catalog, t
 from bot.messages import Actor, ChatRef
-from bot.service import Service
-from storage import Store
-from tests.fakes import FakeTransport
+from tests.chat import TOGGLE, PickerPlayer, fake_service, flat, toggles
 
 GAME = engine.get("canasta")
 GROUP = ChatRef("fake", "-200", private=False)
 ALI = Actor("fake", "11", "Ali", language="en")
 MONA = Actor("fake", "12", "Mona", language="en")
-TOGGLE = re.compile(r"^(?:✓ |📌 )?(\d+)\. ")
-
-
-def flat(keyboard):
-    return [button for row in keyboard for button in row]
-
-
-def toggles(keyboard) -> dict[int, object]:
-    """Rack position -> its toggle button."""
-    out = {}
-    for button in flat(keyboard):
-        found = TOGGLE.match(button.label)
-        if found and button.kind == "pick":
-            out[int(found.group(1)) - 1] = button
-    return out
 
 
 def actions(keyboard) -> dict[str, object]:
@@ -293,22 +275,10 @@ def test_catalogs_have_rules_options_and_every_canasta_key_in_both_languages():
 
 
 # ---- whole matches through the service -----------------------------------------------------------------------
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1_000_000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
 @pytest.fixture
 async def setup(tmp_path):
-    store = await Store.open(str(tmp_path / "majlis.db"))
-    service = Service(store, clock=Clock(), seed_source=random.Random(11))
-    transport = FakeTransport()
-    service.attach(transport, images=False)
-    yield service, transport, store
-    await store.close()
+    async with fake_service(tmp_path / "majlis.db", seed=11) as (service, transport, store, _):
+        yield service, transport, store
 
 
 def choose(view: dict, legal: list[str]) -> str:
@@ -328,36 +298,10 @@ def choose(view: dict, legal: list[str]) -> str:
     return next(m for m in legal if m.startswith("discard"))
 
 
-class Player:
-    """Presses buttons in a private chat, checking every keyboard on the way."""
+class Player(PickerPlayer):
+    """Presses buttons in a private chat, checking every keyboard on the way and each card's tick."""
 
-    def __init__(self, service, transport, actor):
-        self.service, self.transport, self.actor = service, transport, actor
-        self.chat = ChatRef("fake", actor.user_id, private=True)
-        self.presses = 0
-
-    def keyboard(self):
-        return self.transport.latest(self.actor.user_id).keyboard
-
-    async def press(self, button) -> str:
-        self.presses += 1
-        reply = await self.service.press(self.actor, self.chat, button.data)
-        assert not reply.alert, reply.text
-        return reply.text
-
-    def find(self, prefix: str):
-        found = [b for row in self.keyboard() for b in row if b.label.startswith(prefix)]
-        assert found, (prefix, [b.label for row in self.keyboard() for b in row])
-        return found[0]
-
-    async def toggle(self, view, cards: list[str]) -> None:
-        """Select `cards` (distinct positions for repeated codes), checking each gets its tick."""
-        used: set[int] = set()
-        for card in cards:
-            position = next(p for p, c in enumerate(view["hand"]) if c == card and p not in used)
-            used.add(position)
-            await self.press(self.find(f"{position + 1}. "))
-            assert self.find(f"✓ {position + 1}. ")
+    check_ticks = True
 
     async def play(self, move: str, view: dict) -> None:
         words = move.split()

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import io
 import random
-import re
 
 import pytest
 
@@ -21,29 +20,15 @@ from bot.messages import Actor, ChatRef
 from bot.service import Service
 from engine.bots import decide
 from storage import Store
-from tests.fakes import FakeTransport
+from tests.chat import PickerPlayer, fake_service, flat, toggles
 
 GAME = engine.get("konkan_cards")
 GROUP = ChatRef("fake", "-300", private=False)
 ALI = Actor("fake", "21", "Ali", language="en")
-TOGGLE = re.compile(r"^(?:✓ |📌 )?(\d+)\. ")
-
-
-def flat(keyboard):
-    return [button for row in keyboard for button in row]
 
 
 def labels(keyboard):
     return [button.label for button in flat(keyboard)]
-
-
-def toggles(keyboard):
-    out = {}
-    for button in flat(keyboard):
-        found = TOGGLE.match(button.label)
-        if found and button.kind == "pick":
-            out[int(found.group(1)) - 1] = button
-    return out
 
 
 def select(view, legal, cards):
@@ -119,22 +104,10 @@ def test_texts_describe_moves_and_the_table():
 
 
 # ---- whole matches ----------------------------------------------------------------------------------------------
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1_000_000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
 @pytest.fixture
 async def setup(tmp_path):
-    store = await Store.open(str(tmp_path / "majlis.db"))
-    service = Service(store, clock=Clock(), seed_source=random.Random(5))
-    transport = FakeTransport()
-    service.attach(transport, images=False)
-    yield service, transport, store
-    await store.close()
+    async with fake_service(tmp_path / "majlis.db", seed=5) as (service, transport, store, _):
+        yield service, transport, store
 
 
 def pressable(move: str, view: dict) -> bool:
@@ -162,34 +135,11 @@ def choose(view: dict, legal: list[str]) -> str:
     return next(m for m in legal if m.startswith("discard"))
 
 
-class Player:
-    def __init__(self, service, transport, actor):
-        self.service, self.transport, self.actor = service, transport, actor
-        self.chat = ChatRef("fake", actor.user_id, private=True)
-        self.presses = 0
-
-    def keyboard(self):
-        return self.transport.latest(self.actor.user_id).keyboard
-
-    async def press(self, button) -> str:
-        self.presses += 1
-        reply = await self.service.press(self.actor, self.chat, button.data)
-        assert not reply.alert, reply.text
-        return reply.text
-
-    def find(self, label: str, exact: bool = False):
-        buttons = flat(self.keyboard())
-        found = [b for b in buttons if (b.label == label if exact else b.label.startswith(label))]
-        assert found, (label, [b.label for row in self.keyboard() for b in row])
-        return found[0]
-
-    async def toggle(self, view, cards: list[str]) -> None:
-        used: set[int] = set()
-        for card in cards:
-            code = "X" if card.startswith("X") else card
-            position = next(p for p, c in enumerate(view["hand"]) if c == code and p not in used)
-            used.add(position)
-            await self.press(self.find(f"{position + 1}. "))
+class Player(PickerPlayer):
+    @staticmethod
+    def code(card: str) -> str:
+        """A joker placed in a meld (`X:7H`) is the hand's `X`."""
+        return "X" if card.startswith("X") else card
 
     async def play(self, move: str, view: dict, legal: list[str]) -> None:
         words = move.split()

@@ -13,6 +13,7 @@ from bot.games.kenza import card_label
 from bot.messages import Actor, ChatRef
 from bot.service import Service
 from storage import Store
+from tests.chat import Clock, fake_service
 from tests.fakes import LAYOUTS, FakeTransport, force_layout
 from tests.privacy import PictureCheck, Received, shows_label
 
@@ -21,23 +22,10 @@ ALI = Actor("fake", "1", "Ali", language="en")
 MONA = Actor("fake", "2", "Mona", language="en")
 
 
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1_000_000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
 @pytest.fixture
 async def setup(tmp_path):
-    store = await Store.open(str(tmp_path / "majlis.db"))
-    clock = Clock()
-    service = Service(store, clock=clock, seed_source=random.Random(5))
-    transport = FakeTransport()
-    service.attach(transport, images=False)
-    yield service, transport, store, clock
-    await store.close()
+    async with fake_service(tmp_path / "majlis.db", seed=5) as made:
+        yield made
 
 
 async def open_table(service, players=(ALI,), bots=1, options=()):

@@ -14,6 +14,7 @@ from bot.messages import Actor, ChatRef
 from bot.service import Service
 from engine.bots import decide
 from storage import Store
+from tests.chat import Clock, fake_service
 from tests.fakes import FakeTransport
 
 GAME = engine.get("tunj")
@@ -25,14 +26,6 @@ MONA = Actor("fake", "2", "Mona", language="en")
 
 def private(actor: Actor) -> ChatRef:
     return ChatRef("fake", actor.user_id, private=True)
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1_000_000.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 # ---- the layout on engine states ---------------------------------------------------------------------------
@@ -213,13 +206,8 @@ def test_every_tunj_key_exists_in_both_catalogs():
 
 @pytest.fixture
 async def setup(tmp_path):
-    store = await Store.open(str(tmp_path / "tunj.db"))
-    clock = Clock()
-    service = Service(store, clock=clock, seed_source=random.Random(11))
-    transport = FakeTransport()
-    service.attach(transport, images=False)
-    yield service, transport, store, clock
-    await store.close()
+    async with fake_service(tmp_path / "tunj.db", seed=11) as made:
+        yield made
 
 
 async def open_tunj(service, players=(ALI, MONA), bots=(), options=("claim_seconds=5",)):

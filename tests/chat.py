@@ -1,0 +1,98 @@
+"""What the chat tests share: a service on a fresh store with a hand-moved clock and the fake transport, and a
+player who presses the rummy picker's buttons in a private chat (Canasta, Konkan)."""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+from bot.messages import ChatRef
+from bot.service import Service
+from storage import Store
+from tests.fakes import FakeTransport
+
+TOGGLE = re.compile(r"^(?:✓ |📌 )?(\d+)\. ")  # a picker's card button: "3. 7♥", "✓ 3. 7♥", "📌 3. 7♥"
+
+
+class Clock:
+    """A clock the test moves by hand (turn timers, claim windows)."""
+
+    def __init__(self) -> None:
+        self.now = 1_000_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@asynccontextmanager
+async def fake_service(path: Path, seed: int) -> AsyncIterator[tuple[Service, FakeTransport, Store, Clock]]:
+    """A service on a new store at `path` with the fake transport (no pictures) and a seeded shuffle source."""
+    store = await Store.open(str(path))
+    clock = Clock()
+    service = Service(store, clock=clock, seed_source=random.Random(seed))
+    transport = FakeTransport()
+    service.attach(transport, images=False)
+    try:
+        yield service, transport, store, clock
+    finally:
+        await store.close()
+
+
+def flat(keyboard: list[list[Any]]) -> list[Any]:
+    return [button for row in keyboard for button in row]
+
+
+def toggles(keyboard: list[list[Any]]) -> dict[int, Any]:
+    """Rack position -> its toggle button."""
+    out = {}
+    for button in flat(keyboard):
+        found = TOGGLE.match(button.label)
+        if found and button.kind == "pick":
+            out[int(found.group(1)) - 1] = button
+    return out
+
+
+class PickerPlayer:
+    """Presses buttons in a private chat, checking every press is answered without an alert."""
+
+    check_ticks = False  # after each card press, require its "✓" (the picker shows it as selected)
+
+    def __init__(self, service: Service, transport: FakeTransport, actor: Any):
+        self.service, self.transport, self.actor = service, transport, actor
+        self.chat = ChatRef("fake", actor.user_id, private=True)
+        self.presses = 0
+
+    def keyboard(self) -> list[list[Any]]:
+        return self.transport.latest(self.actor.user_id).keyboard
+
+    async def press(self, button: Any) -> str:
+        self.presses += 1
+        reply = await self.service.press(self.actor, self.chat, button.data)
+        assert not reply.alert, reply.text
+        return reply.text
+
+    def find(self, label: str, exact: bool = False) -> Any:
+        """The first button whose label is `label` (exact) or starts with it."""
+        found = [b for b in flat(self.keyboard()) if (b.label == label if exact else b.label.startswith(label))]
+        assert found, (label, [b.label for row in self.keyboard() for b in row])
+        return found[0]
+
+    @staticmethod
+    def code(card: str) -> str:
+        """The hand code a move's card is pressed as."""
+        return card
+
+    async def toggle(self, view: dict[str, Any], cards: list[str]) -> None:
+        """Select `cards` (distinct positions for repeated codes)."""
+        used: set[int] = set()
+        for card in cards:
+            code = self.code(card)
+            position = next(p for p, c in enumerate(view["hand"]) if c == code and p not in used)
+            used.add(position)
+            await self.press(self.find(f"{position + 1}. "))
+            if self.check_ticks:
+                assert self.find(f"✓ {position + 1}. ")
