@@ -236,6 +236,15 @@ async def _actors(store, match_id):
     return [ALI if seat.display_name == "Ali" else MONA if seat.display_name == "Mona" else None for seat in seats]
 
 
+async def _opened(service, store):
+    """A new match between Ali and Mona: (match, state, seat to move, its actor, the other actor)."""
+    match = await open_tunj(service)
+    match, state = await _state(store, match.id)
+    actors = await _actors(store, match.id)
+    mover = GAME.to_move(state)
+    return match, state, mover, actors[mover], actors[1 - mover]
+
+
 def _bad_foundation_move(state) -> str:
     """A move that breaks a building rule: a house's non-ace outer card onto an empty foundation."""
     piles = state["piles"]
@@ -246,11 +255,7 @@ def _bad_foundation_move(state) -> str:
 
 async def test_claim_called_in_time_by_the_other_human(setup):
     service, transport, store, clock = setup
-    match = await open_tunj(service)
-    match, state = await _state(store, match.id)
-    actors = await _actors(store, match.id)
-    offender = GAME.to_move(state)
-    a, b = actors[offender], actors[1 - offender]
+    match, state, offender, a, b = await _opened(service, store)
     attempt = _bad_foundation_move(state)
     before = {name: list(pile) for name, pile in state["piles"].items()}
     # Before any attempt B already holds the Tunj! control, on the rack and on the table
@@ -296,11 +301,7 @@ async def test_claim_called_in_time_by_the_other_human(setup):
 
 async def test_a_call_with_no_claim_is_refused_until_the_movers_next_move(setup):
     service, transport, store, clock = setup
-    match = await open_tunj(service)
-    match, state = await _state(store, match.id)
-    actors = await _actors(store, match.id)
-    mover = GAME.to_move(state)
-    a, b = actors[mover], actors[1 - mover]
+    match, state, mover, a, b = await _opened(service, store)
     control = transport.buttons(b.user_id)[0].data
     first = await service.press(b, private(b), control)
     assert first.alert and "no claim" in first.text
@@ -322,11 +323,7 @@ async def test_a_call_with_no_claim_is_refused_until_the_movers_next_move(setup)
 
 async def test_the_lock_lifts_with_the_attempt_that_follows(setup):
     service, transport, store, clock = setup
-    match = await open_tunj(service)
-    match, state = await _state(store, match.id)
-    actors = await _actors(store, match.id)
-    mover = GAME.to_move(state)
-    a, b = actors[mover], actors[1 - mover]
+    match, state, mover, a, b = await _opened(service, store)
     control = transport.buttons(b.user_id)[0].data
     assert "no claim" in (await service.press(b, private(b), control)).text
     await service.command(a, GROUP, "m", _bad_foundation_move(state).split())
@@ -338,11 +335,7 @@ async def test_the_lock_lifts_with_the_attempt_that_follows(setup):
 
 async def test_claim_window_closes_without_a_call(setup):
     service, transport, store, clock = setup
-    match = await open_tunj(service)
-    match, state = await _state(store, match.id)
-    actors = await _actors(store, match.id)
-    offender = GAME.to_move(state)
-    a = actors[offender]
+    match, state, offender, a, _ = await _opened(service, store)
     attempt = _bad_foundation_move(state)
     before = {name: list(pile) for name, pile in state["piles"].items()}
     await service.command(a, GROUP, "m", attempt.split())
