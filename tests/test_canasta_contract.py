@@ -6,6 +6,11 @@ import pytest
 
 import engine
 from engine import IllegalMove
+from tests.contract import (
+    assert_legal_moves_parse_and_apply,
+    assert_pure_and_json_round_trips,
+    assert_registered_with_bots,
+)
 
 GAME = engine.get("canasta")
 
@@ -21,10 +26,7 @@ def layout_state():
 
 
 def test_registered_with_bots():
-    assert "canasta" in engine.game_ids()
-    from engine.bots import get
-
-    assert get("canasta", "random").level == "random" and get("canasta", "normal").level == "normal"
+    assert_registered_with_bots("canasta")
 
 
 def test_parse_is_tolerant_and_prints_canonically():
@@ -74,31 +76,11 @@ def test_turn_order_and_phase_errors():
 
 
 def test_apply_never_mutates_and_json_round_trips():
-    state = GAME.new(4, {}, seed=5)
-    frozen = json.dumps(state, sort_keys=True)
-    for _ in range(40):
-        seat = GAME.to_move(state)
-        move = GAME.legal_moves(state, seat)[-1]
-        before = json.dumps(state, sort_keys=True)
-        after = GAME.apply(state, seat, move)
-        assert json.dumps(state, sort_keys=True) == before
-        text = json.dumps(GAME.to_json(after))
-        restored = GAME.from_json(text)
-        assert restored == after
-        assert GAME.legal_moves(restored, GAME.to_move(restored)) == GAME.legal_moves(
-            after, GAME.to_move(after)
-        )
-        state = after
-    assert json.dumps(GAME.new(4, {}, seed=5), sort_keys=True) == frozen
-    with pytest.raises(ValueError):
-        GAME.from_json({"game": "kenza"})
+    assert_pure_and_json_round_trips(GAME, 4, 40)
 
 
 def test_every_legal_move_parses_to_itself_and_applies():
-    state = GAME.apply(layout_state(), 0, "draw")
-    for move in GAME.legal_moves(state, 0):
-        assert GAME.parse_move(state, 0, move) == move
-        GAME.apply(state, 0, move)
+    assert_legal_moves_parse_and_apply(GAME, GAME.apply(layout_state(), 0, "draw"), 0)
 
 
 def test_view_shape_and_privacy():

@@ -6,6 +6,7 @@ import pytest
 
 import engine
 from engine import IllegalMove
+from tests.contract import assert_registered_with_bots
 
 GAME = engine.get("konkan_cards")
 
@@ -18,10 +19,7 @@ def layout_state():
 
 
 def test_registered_with_bots_and_names():
-    assert "konkan_cards" in engine.game_ids()
-    from engine.bots import get
-
-    assert get("konkan_cards", "random").level == "random" and get("konkan_cards", "normal").level == "normal"
+    assert_registered_with_bots("konkan_cards")
     assert GAME.info.min_players == 2 and GAME.info.max_players == 4 and not GAME.info.teams_at
 
 

@@ -9,6 +9,11 @@ import pytest
 
 import engine
 from engine import IllegalMove
+from tests.contract import (
+    assert_legal_moves_parse_and_apply,
+    assert_pure_and_json_round_trips,
+    assert_registered_with_bots,
+)
 
 GAME = engine.get("konkan_tiles")
 
@@ -22,10 +27,7 @@ def layout_state():
 
 
 def test_registered_with_bots():
-    assert "konkan_tiles" in engine.game_ids()
-    from engine.bots import get
-
-    assert get("konkan_tiles", "random").level == "random" and get("konkan_tiles", "normal").level == "normal"
+    assert_registered_with_bots("konkan_tiles")
 
 
 def test_parse_is_tolerant_and_prints_canonically():
@@ -77,21 +79,7 @@ def test_turn_order_and_phase_errors():
 
 
 def test_apply_never_mutates_and_json_round_trips():
-    state = GAME.new(4, {}, seed=5)
-    frozen = json.dumps(state, sort_keys=True)
-    for _ in range(60):
-        seat = GAME.to_move(state)
-        move = GAME.legal_moves(state, seat)[-1]
-        before = json.dumps(state, sort_keys=True)
-        after = GAME.apply(state, seat, move)
-        assert json.dumps(state, sort_keys=True) == before
-        restored = GAME.from_json(json.dumps(GAME.to_json(after)))
-        assert restored == after
-        assert GAME.legal_moves(restored, GAME.to_move(restored)) == GAME.legal_moves(after, GAME.to_move(after))
-        state = after
-    assert json.dumps(GAME.new(4, {}, seed=5), sort_keys=True) == frozen
-    with pytest.raises(ValueError):
-        GAME.from_json({"game": "kenza"})
+    assert_pure_and_json_round_trips(GAME, 4, 60)
 
 
 def test_same_seed_same_match():
@@ -101,12 +89,9 @@ def test_same_seed_same_match():
 
 def test_every_legal_move_parses_to_itself_and_applies():
     state = layout_state()
-    moves = GAME.legal_moves(state, 0)
+    moves = assert_legal_moves_parse_and_apply(GAME, state, 0)
     assert "meld R9 K9 Y9 | K7 K8 K9 | B10 B11 B12 Y4:B13" in moves and "discard Y13" in moves  # the best
     assert GAME.parse_move(state, 0, "meld R9 K9 Y9 | K7 K8 K9 | B10 B11 B12") not in moves  # also legal
-    for move in moves:
-        assert GAME.parse_move(state, 0, move) == move
-        GAME.apply(state, 0, move)
 
 
 def test_view_shape_and_privacy():
