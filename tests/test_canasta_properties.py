@@ -10,6 +10,7 @@ import engine
 from engine.bots import decide
 from engine.canasta.cards import DECK
 from engine.canasta.melds import meld_problem
+from tests.properties import assert_view_private
 
 GAME = engine.get("canasta")
 FULL = Counter(DECK)
@@ -32,21 +33,6 @@ def check_melds(state):
         assert len(ranks) == len(set(ranks)), "a team melds each rank once"
     for meld in state["melds"]:
         assert meld_problem(meld["rank"], meld["cards"]) is None, meld
-
-
-def hidden_shuffled(state, seat, chooser):
-    """The same position with the cards `seat` cannot see (other hands, the stock) dealt anew, sizes kept.
-
-    The discard pile is not hidden: every card in it was seen face up when discarded."""
-    other = [s for s in range(state["players"]) if s != seat]
-    pool = [c for s in other for c in state["hands"][s]] + state["stock"]
-    chooser.shuffle(pool)
-    copy = GAME.from_json(GAME.to_json(state))
-    for s in other:
-        size = len(copy["hands"][s])
-        copy["hands"][s], pool = pool[:size], pool[size:]
-    copy["stock"] = pool
-    return copy
 
 
 MAX_HAND_MOVES = 3000  # far above any hand seen (bots: 30-200 moves; random play ends too, see below)
@@ -80,9 +66,7 @@ def test_whole_hands_keep_every_invariant(seed, variant, random_share):
         assert all_cards(state) == FULL
         check_melds(state)
         looker = chooser.randrange(players)
-        view = GAME.view(state, looker)
-        assert Counter(view["hand"]) == Counter(state["hands"][looker])
-        assert GAME.view(hidden_shuffled(state, looker, chooser), looker) == view
+        assert_view_private(GAME, state, looker, chooser)
     assert state["round"] == 2 or state["over"], "the hand was played to its end"
     assert len(state["history"]) == 1 and any(state["history"][0]), "and scored"
 

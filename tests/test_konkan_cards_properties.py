@@ -10,6 +10,7 @@ import engine
 from engine.cards import JOKER
 from engine.konkan_cards.cards import DECK, is_joker
 from engine.konkan_cards.melds import meld_problem
+from tests.properties import assert_view_private, hidden_shuffled
 
 GAME = engine.get("konkan_cards")
 FULL = Counter(DECK)
@@ -22,19 +23,6 @@ def all_cards(state):
     for meld in state["melds"]:
         cards += [JOKER if is_joker(card) else card for card in meld["cards"]]
     return Counter(cards)
-
-
-def hidden_shuffled(state, seat, chooser):
-    """The same position with what `seat` cannot see (other hands, the stock) dealt anew, sizes kept."""
-    other = [s for s in range(state["players"]) if s != seat]
-    pool = [c for s in other for c in state["hands"][s]] + state["stock"]
-    chooser.shuffle(pool)
-    copy = GAME.from_json(GAME.to_json(state))
-    for s in other:
-        size = len(copy["hands"][s])
-        copy["hands"][s], pool = pool[:size], pool[size:]
-    copy["stock"] = pool
-    return copy
 
 
 @settings(max_examples=25, deadline=None)
@@ -64,10 +52,8 @@ def test_random_play_keeps_every_invariant(seed, players, variant, steps):
             assert meld_problem(meld["cards"]) is None, meld
         assert GAME.from_json(GAME.to_json(state)) == state
         looker = chooser.randrange(players)
-        view = GAME.view(state, looker)
-        assert Counter(view["hand"]) == Counter(state["hands"][looker])
-        assert GAME.view(hidden_shuffled(state, looker, chooser), looker) == view
-        assert GAME.view(hidden_shuffled(state, looker, chooser), None) == GAME.view(state, None)
+        assert_view_private(GAME, state, looker, chooser)
+        assert GAME.view(hidden_shuffled(GAME, state, looker, chooser), None) == GAME.view(state, None)
 
 
 @settings(max_examples=12, deadline=None)

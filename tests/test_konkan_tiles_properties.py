@@ -13,6 +13,7 @@ import engine
 from engine.bots import decide
 from engine.konkan_tiles import melds as M
 from engine.konkan_tiles.tiles import DECK, bare
+from tests.properties import assert_view_private
 
 GAME = engine.get("konkan_tiles")
 FULL = Counter(DECK)
@@ -32,19 +33,6 @@ def check_melds(state):
     for meld in state["melds"]:
         shapes = M.read(M.table_entries(meld), state["joker"], konkan=len(meld["cards"]) == M.KONKAN_RUN)
         assert len(shapes) == 1 and list(shapes[0].cells) == meld["cards"], meld
-
-
-def hidden_shuffled(state, seat, chooser):
-    """The same position with what `seat` cannot see (other racks, the draw pile) dealt anew, sizes kept."""
-    others = [s for s in range(state["players"]) if s != seat]
-    pool = [tile for s in others for tile in state["hands"][s]] + state["stock"]
-    chooser.shuffle(pool)
-    copy = GAME.from_json(GAME.to_json(state))
-    for s in others:
-        size = len(copy["hands"][s])
-        copy["hands"][s], pool = pool[:size], pool[size:]
-    copy["stock"] = pool
-    return copy
 
 
 @settings(max_examples=6, deadline=None)
@@ -74,9 +62,7 @@ def test_rounds_keep_every_invariant(seed, players, random_share, mode):
         assert all_tiles(state) == FULL
         check_melds(state)
         looker = chooser.randrange(players)
-        view = GAME.view(state, looker)
-        assert Counter(view["hand"]) == Counter(state["hands"][looker])
-        assert GAME.view(hidden_shuffled(state, looker, chooser), looker) == view
+        assert_view_private(GAME, state, looker, chooser)
         assert GAME.from_json(GAME.to_json(state)) == state
     assert state["round"] > 1 or state["over"], "the round was played to its end"
 

@@ -1,0 +1,29 @@
+"""Checks the rummy games' property tests share: a seat's view shows its own hand and nothing it cannot see."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import Any
+
+
+def hidden_shuffled(game: Any, state: dict[str, Any], seat: int, chooser: random.Random) -> dict[str, Any]:
+    """The same position with what `seat` cannot see (other hands, the stock) dealt anew, sizes kept.
+
+    The discard pile is not hidden: every card in it was seen face up when discarded."""
+    other = [s for s in range(state["players"]) if s != seat]
+    pool = [c for s in other for c in state["hands"][s]] + state["stock"]
+    chooser.shuffle(pool)
+    copy = game.from_json(game.to_json(state))
+    for s in other:
+        size = len(copy["hands"][s])
+        copy["hands"][s], pool = pool[:size], pool[size:]
+    copy["stock"] = pool
+    return copy
+
+
+def assert_view_private(game: Any, state: dict[str, Any], looker: int, chooser: random.Random) -> None:
+    """`looker`'s view holds its own hand, and is the same when what it cannot see is dealt anew."""
+    view = game.view(state, looker)
+    assert Counter(view["hand"]) == Counter(state["hands"][looker])
+    assert game.view(hidden_shuffled(game, state, looker, chooser), looker) == view
