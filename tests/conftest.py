@@ -24,3 +24,13 @@ def seeded_services(monkeypatch: pytest.MonkeyPatch) -> None:
         build(self, store, *args, **kwargs)  # type: ignore[arg-type]
 
     monkeypatch.setattr(Service, "__init__", seeded_only)
+
+
+@pytest.fixture
+async def store(tmp_path: Path):
+    """A fresh store on disk for the test (a test module may define its own `store` where it reopens the file)."""
+    from storage import Store
+
+    store = await Store.open(str(tmp_path / "majlis.sqlite"))
+    yield store
+    await store.close()

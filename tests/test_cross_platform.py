@@ -11,8 +11,6 @@ from __future__ import annotations
 import random
 from typing import Any
 
-import pytest
-
 from bot import callbacks
 from bot.i18n import t
 from bot.messages import Actor, ChatRef
@@ -39,13 +37,6 @@ TG_BADR = tg_user(int(BADR["id"]), "Badr on Telegram")
 TG_CHAMS = tg_user(int(CHAMS["id"]), "Chams on Telegram")
 DC_BY_ID = {AMINA["id"]: AMINA, BADR["id"]: BADR, CHAMS["id"]: CHAMS}
 REFUSED = t("en", "err.bad_button")
-
-
-@pytest.fixture
-async def store(tmp_path):
-    store = await Store.open(str(tmp_path / "cross.sqlite"))
-    yield store
-    await store.close()
 
 
 async def table_state(store: Store, match_id: int) -> tuple[Any, ...]:

@@ -9,8 +9,6 @@ from __future__ import annotations
 import random
 from typing import Any
 
-import pytest
-
 import engine
 from bot.games.canasta import DIRECT_LIMIT, UI, card_label
 from bot.i18n import t
@@ -40,13 +38,6 @@ SEED = 2  # deals a first hand in which the hoarding player reaches 32 cards (se
 MAX_MOVES = 2000
 HOARD = 24  # first hand: hold back until the hand has this many cards (its keyboard then needs select menus)
 PILE = 12  # ... and take the pile only once it holds this many
-
-
-@pytest.fixture
-async def store(tmp_path):
-    store = await Store.open(str(tmp_path / "db.sqlite"))
-    yield store
-    await store.close()
 
 
 class Player:

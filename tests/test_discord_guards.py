@@ -29,13 +29,6 @@ CHAMS = user(3, "Chams")
 
 
 @pytest.fixture
-async def store(tmp_path):
-    store = await Store.open(str(tmp_path / "db.sqlite"))
-    yield store
-    await store.close()
-
-
-@pytest.fixture
 async def table(store):
     """A running two-player Kenza table; yields (fake, adapter, match_id)."""
     fake = FakeDiscord()

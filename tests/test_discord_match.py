@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import re
 
-import pytest
-
 import engine
 from bot.games.kenza import card_label
 from storage import Store
@@ -61,13 +59,6 @@ class PrivacyWatch:
         for card in secret - set(recent.split()):
             assert not re.search(rf"(?<![0-9]){re.escape(card_label(card))}", shown), f"{card} leaked by {call}"
         self.checked += 1
-
-
-@pytest.fixture
-async def store(tmp_path):
-    store = await Store.open(str(tmp_path / "db.sqlite"))
-    yield store
-    await store.close()
 
 
 async def test_two_users_play_a_whole_match_by_interactions(store):

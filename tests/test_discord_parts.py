@@ -14,7 +14,6 @@ from bot.discord_adapter import DiscordAdapter, DiscordTransport
 from bot.discord_adapter.views import MAX_OPTIONS, build_view, layout
 from bot.messages import Button, MessageGone, OutMessage
 from bot.service import Service
-from storage import Store
 from tests.dc_harness import AMINA, APP_ID, BADR, CHANNEL_ID, GUILD_ID, FakeDiscord, answers, custom_ids, start_adapter
 from tests.dc_harness import settings as dc_settings
 
@@ -65,13 +64,6 @@ def test_layout_always_fits_discord_and_loses_nothing_that_could_fit(shape, link
     view = build_view(rows)
     if total + links:
         assert view is not None and len(view.to_components()) == len(blocks)
-
-
-@pytest.fixture
-async def store(tmp_path):
-    store = await Store.open(str(tmp_path / "db.sqlite"))
-    yield store
-    await store.close()
 
 
 async def test_a_select_menu_press_reaches_the_service(store):

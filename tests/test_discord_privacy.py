@@ -16,7 +16,6 @@ import pytest
 import engine
 from bot.service import Service
 from engine.bots import decide
-from storage import Store
 from tests.dc_harness import (
     CHANNEL_ID,
     Call,
@@ -40,13 +39,6 @@ TABLES = {
 }
 STEPS = 10  # at least; more until every seat's rack was drawn while it waited (a Tunj turn is a chain)
 MAX_STEPS = 60
-
-
-@pytest.fixture
-async def store(tmp_path):
-    store = await Store.open(str(tmp_path / "dc-privacy.sqlite"))
-    yield store
-    await store.close()
 
 
 def watch_for(check: PictureCheck, fake: FakeDiscord):

@@ -10,8 +10,6 @@ from __future__ import annotations
 import random
 from typing import Any
 
-import pytest
-
 import engine
 from bot import presenter
 from bot.games import ui_for
@@ -41,13 +39,6 @@ UI = ui_for("tunj")
 SEED = 2  # the random bot's attempts are open to a call many times in this hand
 MAX_MOVES = 1500
 LABEL_LIMIT = 80  # Discord's button label length
-
-
-@pytest.fixture
-async def store(tmp_path):
-    store = await Store.open(str(tmp_path / "db.sqlite"))
-    yield store
-    await store.close()
 
 
 async def position(store: Store, match_id: int) -> tuple[Any, dict[str, Any]]:

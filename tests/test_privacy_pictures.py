@@ -35,13 +35,6 @@ STEPS = 14  # at least; more until every seat's rack was drawn while it waited (
 MAX_STEPS = 60
 
 
-@pytest.fixture
-async def store(tmp_path):
-    store = await Store.open(str(tmp_path / "privacy.db"))
-    yield store
-    await store.close()
-
-
 def watch_for(check: PictureCheck, transport: FakeTransport):
     async def watch(chat_id: str, message: OutMessage) -> None:
         match = await check.match()

@@ -12,8 +12,6 @@ from __future__ import annotations
 import itertools
 import random
 
-import pytest
-
 import engine
 from bot import callbacks, presenter
 from bot.games.canasta import UI as CANASTA_UI
@@ -38,13 +36,6 @@ CANASTA_LAYOUT = {  # seat 0's team has opened; it holds five natural triples an
     "melds": [{"team": 0, "cards": ["KH", "KS", "KC"]}, {"team": 1, "cards": ["JH", "JS", "JD"]}],
     "stock": ["JC", "7S", "KD", "TC", "QD", "3C"], "discard": ["QH"], "dealer": 1,  # seat 0 draws the JC
 }
-
-
-@pytest.fixture
-async def store(tmp_path):
-    store = await Store.open(str(tmp_path / "picks.db"))
-    yield store
-    await store.close()
 
 
 def forced(monkeypatch, game_id: str, layout: dict) -> None:

@@ -11,19 +11,11 @@ from bot.messages import Button, MessageGone, OutMessage, Reply, Unreachable
 from bot.rules import page_text
 from bot.telegram_adapter import TelegramAdapter, commands
 from bot.telegram_adapter.adapter import api_urls
-from storage import Store
 from tests.tg_harness import BOT_USERNAME, GROUP_ID, Bot, FakeTelegram, RecordingRequest, make_settings, user
 
 ALICE = user(111, "Alice")
 BADR = user(222, "Badr")
 PNG = b"\x89PNG fake picture"
-
-
-@pytest.fixture
-async def store(tmp_path):
-    store = await Store.open(str(tmp_path / "db.sqlite"))
-    yield store
-    await store.close()
 
 
 def test_parse_strips_our_name_and_ignores_other_bots():

@@ -9,8 +9,6 @@ from __future__ import annotations
 import re
 from typing import Any
 
-import pytest
-
 import engine
 from bot.games.canasta import UI, card_label
 from bot.i18n import t
@@ -34,13 +32,6 @@ CHAMS = user(333, "Chams")
 CARD = re.compile(r"^(?:[2-9TJQKA][SHDC]|X)$")
 LABEL = re.compile(r"(?:10|[2-9JQKA])[♠♥♦♣]|🃏")
 MAX_MOVES = 2000
-
-
-@pytest.fixture
-async def store(tmp_path):
-    store = await Store.open(str(tmp_path / "db.sqlite"))
-    yield store
-    await store.close()
 
 
 def choose(view: dict[str, Any], legal: list[str], answers: list[str]) -> str:

@@ -10,8 +10,6 @@ from __future__ import annotations
 import re
 from typing import Any
 
-import pytest
-
 from bot.games.kenza import card_label
 from storage import Store
 from tests.tg_harness import GROUP_ID, Bot, FakeTelegram, open_table, play_one, seat_to_move, user
@@ -21,13 +19,6 @@ BADR = user(222, "Badr", language="ar")
 CHAMS = user(333, "Chams")
 DINA = user(444, "Dina")
 MAX_PRESSES = 1500
-
-
-@pytest.fixture
-async def store(tmp_path):
-    store = await Store.open(str(tmp_path / "db.sqlite"))
-    yield store
-    await store.close()
 
 
 async def play_out(bot: Bot, match_id: int, humans: dict[int, dict[str, Any]]) -> int:

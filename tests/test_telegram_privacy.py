@@ -15,7 +15,6 @@ import pytest
 
 import engine
 from engine.bots import decide
-from storage import Store
 from tests.privacy import PictureCheck, Received
 from tests.tg_harness import GROUP_ID, Bot, Call, FakeTelegram, lobby_press, open_lobby, user
 
@@ -30,13 +29,6 @@ TABLES = {
 STEPS = 12  # at least; more until every seat's rack was drawn while it waited (a Tunj turn is a chain)
 MAX_STEPS = 60
 SHOWING = ("sendPhoto", "editMessageMedia", "sendMessage", "editMessageText", "editMessageCaption")
-
-
-@pytest.fixture
-async def store(tmp_path):
-    store = await Store.open(str(tmp_path / "tg-privacy.sqlite"))
-    yield store
-    await store.close()
 
 
 def picture(call: Call) -> bytes | None:

@@ -9,8 +9,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
-
 import engine
 from bot import presenter
 from bot.games import ui_for
@@ -33,13 +31,6 @@ UI = ui_for("tunj")
 ALICE = user(111, "Alice")
 GROUP_LANG = "ar"  # a group that never chose a language speaks Arabic
 MAX_MOVES = 1500
-
-
-@pytest.fixture
-async def store(tmp_path):
-    store = await Store.open(str(tmp_path / "db.sqlite"))
-    yield store
-    await store.close()
 
 
 async def open_against_bot(bot: Bot, level: str) -> int:
