@@ -1,29 +1,17 @@
 """Whole Canasta matches between bots end, and the bots only ever pick legal moves."""
 
-import random
 
 import pytest
 
 import engine
-from engine.bots import get
+from tests import bot_play
 
 GAME = engine.get("canasta")
 
 
 def play_out(players, levels, seed):
     variant = "duo" if players == 2 else "classic4"
-    state = GAME.new(players, {"variant": variant, "target": 2500}, seed=seed)
-    bots = [get("canasta", level) for level in levels]
-    chooser = random.Random(seed)
-    for _ in range(20000):
-        seat = GAME.to_move(state)
-        if seat is None:
-            return state
-        legal = GAME.legal_moves(state, seat)
-        move = bots[seat].choose(GAME.view(state, seat), legal, chooser)
-        assert move in legal
-        state = GAME.apply(state, seat, move)
-    pytest.fail("the match did not end")
+    return bot_play.play_out("canasta", levels, seed, {"variant": variant, "target": 2500}, 20000)
 
 
 @pytest.mark.parametrize("seed", [1, 2])

@@ -3,30 +3,18 @@ plan (take to meld, Hand when it can, safe discards, committing in the final rou
 
 import random
 
-import pytest
-
 import engine
-from engine.bots import decide, get
+from engine.bots import decide
 from engine.konkan_cards.bots import NormalBot, konkan_distance
 from engine.konkan_cards.melds import is_konkan, read_meld, tokens_of
+from tests import bot_play
 
 GAME = engine.get("konkan_cards")
 KONKAN_HAND = ["3H", "4H", "5H", "6H", "7H", "8H", "9H", "TH", "JH", "QH", "KS", "KH", "KD", "2D"]
 
 
 def play_out(levels, seed):
-    state = GAME.new(len(levels), {}, seed=seed)
-    bots = [get("konkan_cards", level) for level in levels]
-    chooser = random.Random(seed)
-    for _ in range(30000):
-        seat = GAME.to_move(state)
-        if seat is None:
-            return state
-        legal = GAME.legal_moves(state, seat)
-        move = bots[seat].choose(GAME.view(state, seat), legal, chooser)
-        assert move in legal
-        state = GAME.apply(state, seat, move)
-    pytest.fail("the match did not end")
+    return bot_play.play_out("konkan_cards", levels, seed, {}, 30000)
 
 
 def test_four_player_matches_end_and_normal_usually_wins():
