@@ -3,13 +3,17 @@ player who presses the rummy picker's buttons in a private chat (Canasta, Konkan
 
 from __future__ import annotations
 
+import io
 import random
 import re
-from collections.abc import AsyncIterator
+import time
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
+from bot.console import ConsoleTransport
+from bot.i18n import t
 from bot.messages import ChatRef
 from bot.service import Service
 from storage import Store
@@ -40,6 +44,17 @@ async def fake_service(path: Path, seed: int) -> AsyncIterator[tuple[Service, Fa
         yield service, transport, store, clock
     finally:
         await store.close()
+
+
+async def console_service(seed: int, clock: Callable[[], float] = time.time
+                          ) -> tuple[Store, Service, ConsoleTransport, io.StringIO]:
+    """A service on an in-memory store printing to a string, as the terminal game runs it (close the store)."""
+    store = await Store.open(":memory:")
+    out = io.StringIO()
+    service = Service(store, clock=clock, seed_source=random.Random(seed))
+    transport = ConsoleTransport(out)
+    service.attach(transport, images=False)
+    return store, service, transport, out
 
 
 def flat(keyboard: list[list[Any]]) -> list[Any]:
@@ -96,3 +111,14 @@ class PickerPlayer:
             await self.press(self.find(f"{position + 1}. "))
             if self.check_ticks:
                 assert self.find(f"✓ {position + 1}. ")
+
+    async def lay(self, view: dict[str, Any], move: str) -> str:
+        """`meld A B C | D E F`: each group but the last selected and staged, then the last selected and all laid
+        by one press; the reply's text."""
+        groups = [part.split() for part in move[5:].split(" | ")]
+        for group in groups[:-1]:
+            await self.toggle(view, group)
+            await self.press(self.find(t("en", "rummy.stage")))
+        await self.toggle(view, groups[-1])
+        prefix = t("en", "rummy.lay_all", n=len(groups)) if len(groups) > 1 else "Meld "
+        return await self.press(self.find(prefix))

@@ -320,13 +320,7 @@ class Player(PickerPlayer):
             await self.toggle(view, words[1:-2])
             text = await self.press(self.find(t("en", "rummy.add", n=words[-1])))
         else:
-            groups = [part.split() for part in move[5:].split(" | ")]
-            for group in groups[:-1]:
-                await self.toggle(view, group)
-                await self.press(self.find(t("en", "rummy.stage")))
-            await self.toggle(view, groups[-1])
-            prefix = t("en", "rummy.lay_all", n=len(groups)) if len(groups) > 1 else "Meld "
-            text = await self.press(self.find(prefix))
+            text = await self.lay(view, move)
         assert text.startswith("Played: "), text
 
 

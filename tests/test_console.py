@@ -2,20 +2,13 @@
 
 from __future__ import annotations
 
-import io
-import random
-
-from bot.console import ConsoleTransport, play
+from bot.console import play
 from bot.service import Service
-from storage import Store
+from tests.chat import console_service
 
 
 async def run_console(inputs, lang="en", players=2, options=None):
-    store = await Store.open(":memory:")
-    out = io.StringIO()
-    service = Service(store, seed_source=random.Random(4))
-    transport = ConsoleTransport(out)
-    service.attach(transport, images=False)
+    store, service, transport, out = await console_service(4)
     feed = iter(inputs)
 
     def read(prompt: str) -> str:
@@ -96,11 +89,7 @@ async def test_timer_and_hand_answer_what_is_true_in_the_terminal():
 
 
 async def test_ctrl_c_at_the_prompt_says_goodbye():
-    store = await Store.open(":memory:")
-    out = io.StringIO()
-    service = Service(store, seed_source=random.Random(4))
-    transport = ConsoleTransport(out)
-    service.attach(transport, images=False)
+    store, service, transport, out = await console_service(4)
 
     def interrupted(prompt: str) -> str:
         raise KeyboardInterrupt
@@ -112,11 +101,7 @@ async def test_ctrl_c_at_the_prompt_says_goodbye():
 
 async def test_lang_switch_changes_the_console_prompt():
     prompts = []
-    store = await Store.open(":memory:")
-    out = io.StringIO()
-    service = Service(store, seed_source=random.Random(4))
-    transport = ConsoleTransport(out)
-    service.attach(transport, images=False)
+    store, service, transport, out = await console_service(4)
     feed = iter(["/lang en", "q"])
 
     def read(prompt: str) -> str:
@@ -147,11 +132,7 @@ async def test_terminal_tunj_hand_where_the_human_calls_the_bots_slip_and_wins_t
     from tests.test_telegram_tunj import policy
 
     game = engine.get("tunj")
-    store = await Store.open(":memory:")
-    out = io.StringIO()
-    service = Service(store, clock=FixedClock(), seed_source=random.Random(3))
-    transport = ConsoleTransport(out)
-    service.attach(transport, images=False)
+    store, service, transport, out = await console_service(3, FixedClock())
     calls: list[int] = []  # output length when each call was made
     typed = 0
 

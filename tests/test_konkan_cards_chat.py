@@ -3,7 +3,6 @@ through the service by buttons only, and a whole terminal match typed at the pro
 
 from __future__ import annotations
 
-import io
 import random
 
 import pytest
@@ -11,16 +10,13 @@ import pytest
 import engine
 import renderers
 from bot import callbacks
-from bot.console import ConsoleTransport
 from bot.console import play as console_play
 from bot.games import playable_games, ui_for
 from bot.games.konkan_cards import UI, _grow, _ways, card_label
 from bot.i18n import catalog, t
 from bot.messages import Actor, ChatRef
-from bot.service import Service
 from engine.bots import decide
-from storage import Store
-from tests.chat import PickerPlayer, fake_service, flat, toggles
+from tests.chat import PickerPlayer, console_service, fake_service, flat, toggles
 
 GAME = engine.get("konkan_cards")
 GROUP = ChatRef("fake", "-300", private=False)
@@ -155,13 +151,7 @@ class Player(PickerPlayer):
             label = t("en", "rummy.add", n=words[-1]) if words[0] == "add" else t("en", "konkan.swap", n=words[-1])
             text = await self.press(self.find(label, exact=True))
         else:
-            groups = [part.split() for part in move[5:].split(" | ")]
-            for group in groups[:-1]:
-                await self.toggle(view, group)
-                await self.press(self.find(t("en", "rummy.stage")))
-            await self.toggle(view, groups[-1])
-            prefix = t("en", "rummy.lay_all", n=len(groups)) if len(groups) > 1 else "Meld "
-            text = await self.press(self.find(prefix))
+            text = await self.lay(view, move)
         assert text.startswith("Played: "), (text, move)
 
 
@@ -202,11 +192,7 @@ async def test_whole_match_human_against_a_bot_by_buttons(setup):
 
 
 async def test_whole_terminal_match_typed_at_the_prompt():
-    store = await Store.open(":memory:")
-    out = io.StringIO()
-    service = Service(store, seed_source=random.Random(8))
-    transport = ConsoleTransport(out)
-    service.attach(transport, images=False)
+    store, service, transport, out = await console_service(8)
     typed = {"n": 0}
 
     async def read(prompt: str) -> str:
