@@ -33,6 +33,16 @@ class Clock:
 
 
 @asynccontextmanager
+async def opened_store(path: str) -> AsyncIterator[Store]:
+    """The store at `path`, closed on the way out (one "process" of a restart test)."""
+    store = await Store.open(path)
+    try:
+        yield store
+    finally:
+        await store.close()
+
+
+@asynccontextmanager
 async def fake_service(path: Path, seed: int) -> AsyncIterator[tuple[Service, FakeTransport, Store, Clock]]:
     """A service on a new store at `path` with the fake transport (no pictures) and a seeded shuffle source."""
     store = await Store.open(str(path))

@@ -16,6 +16,7 @@ from bot.config import Settings
 from bot.messages import OutMessage
 from bot.service import Service
 from storage import Store
+from tests.chat import opened_store
 from tests.fakes import FakeTransport
 from tests.test_service import ALI, Clock, open_table, play_first_button
 
@@ -31,13 +32,10 @@ def service_on(store: Store, clock: Clock, transport: FakeTransport, seed: int) 
 
 async def ali_and_a_bot(path: str, clock: Clock, transport: FakeTransport) -> int:
     """Ali opens Kenza to 101 against one bot (first process); returns the match id with Ali to move."""
-    store = await Store.open(path)
-    try:
+    async with opened_store(path) as store:
         match, _ = await open_table(service_on(store, clock, transport, seed=5), options=("target=101",))
         assert GAME.to_move(GAME.from_json(match.snapshot)) == 0, "the bot's opening turns were played"
         return match.id
-    finally:
-        await store.close()
 
 
 async def test_restart_plays_the_bot_turns_still_owed_and_the_match_goes_on(tmp_path):
@@ -54,8 +52,7 @@ async def test_restart_plays_the_bot_turns_still_owed_and_the_match_goes_on(tmp_
     owed_version = match.version + 1
     await store.close()
 
-    store = await Store.open(path)
-    try:
+    async with opened_store(path) as store:
         service = service_on(store, clock, transport, seed=6)
         before = len(transport.calls)
         await service.resume()
@@ -72,16 +69,13 @@ async def test_restart_plays_the_bot_turns_still_owed_and_the_match_goes_on(tmp_
         reply = await play_first_button(service, transport, ALI, match_id)
         assert not reply.alert, reply.text
         assert (await store.get_match(match_id)).version > match.version
-    finally:
-        await store.close()
 
 
 async def test_a_running_turn_timer_fires_once_after_a_restart(tmp_path):
     path, clock, transport = str(tmp_path / "timer.db"), Clock(), FakeTransport()
     match_id = await ali_and_a_bot(path, clock, transport)
 
-    store = await Store.open(path)
-    try:
+    async with opened_store(path) as store:
         service = service_on(store, clock, transport, seed=6)
         await service.resume()
         match = await store.get_match(match_id)
@@ -99,8 +93,6 @@ async def test_a_running_turn_timer_fires_once_after_a_restart(tmp_path):
         after = await store.get_match(match_id)  # the bot answered; Ali's next turn has a fresh timer
         assert after.status == "active" and GAME.to_move(GAME.from_json(after.snapshot)) == 0
         assert after.deadline is not None and after.deadline > clock.now
-    finally:
-        await store.close()
 
 
 class WatchedTransport(FakeTransport):
@@ -160,10 +152,7 @@ async def test_run_platforms_resumes_and_its_timer_loop_plays_for_the_absent_pla
     await running  # the runner treats cancellation as Ctrl-C: adapters stopped, database closed
     assert adapters[0].started and adapters[0].stopped
 
-    store = await Store.open(path)
-    try:
+    async with opened_store(path) as store:
         records = await store.moves(match_id)
         assert [r.actor for r in records].count("timer") == 1
         assert (await store.seats(match_id))[0].timeouts_in_a_row == 1
-    finally:
-        await store.close()
