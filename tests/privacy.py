@@ -14,9 +14,9 @@ actually discriminated). Words are checked as players read them: card labels wit
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 import engine
 import renderers
@@ -70,6 +70,16 @@ class Received:
     rack_text: str = ""  # the rack told in words, where the platform shows it (alt text / attachment description)
 
 
+class Turn(NamedTuple):
+    """One turn of a checked match: the seat to move, and the waiting seat that asks for its hand this turn."""
+
+    step: int
+    match: Any
+    state: dict[str, Any]
+    seat: int
+    waiting: int
+
+
 class PictureCheck:
     """Collects problems (never raises inside a transport hook: the harness would turn it into a delivery error)."""
 
@@ -92,6 +102,17 @@ class PictureCheck:
             if player is not None and player.user_id == str(user_id):
                 return seat.seat
         return None
+
+    async def turns(self, match_id: int, players: int, steps: int, max_steps: int) -> AsyncIterator[Turn]:
+        """Each turn while the match runs: at least `steps`, then until every seat's rack was checked while it
+        waited (at most `max_steps`). The waiting seat to ask for its hand cycles through the others."""
+        for step in range(max_steps):
+            match = await self.store.get_match(match_id)
+            if match.status != "active" or (step >= steps and len(self.racks_waiting) == players):
+                return
+            state = engine.get(match.game).from_json(match.snapshot)
+            seat = engine.get(match.game).to_move(state)
+            yield Turn(step, match, state, seat, (seat + 1 + step % (players - 1)) % players)
 
     async def match(self) -> Any:
         match = await self.store.latest_match(self.platform, self.group_chat)

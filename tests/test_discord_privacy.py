@@ -13,7 +13,6 @@ import random
 
 import pytest
 
-import engine
 from bot.service import Service
 from engine.bots import decide
 from tests.dc_harness import (
@@ -77,16 +76,10 @@ async def test_every_discord_picture_holds_only_its_recipients_view(store, table
             await feed(fake, adapter, fake.press(who, lobby["id"], button_id(lobby, "j:")))
         lobby = fake.last_with_button("s:")
         await feed(fake, adapter, fake.press(PLAYERS[0], lobby["id"], button_id(lobby, "s:")))
-        match = await store.lobby_or_active_match("discord", str(CHANNEL_ID))
-        assert match is not None and match.status == "active"
-        game = engine.get(match.game)
-        for step in range(MAX_STEPS):
-            match = await store.get_match(match.id)
-            if match.status != "active" or (step >= STEPS and len(check.racks_waiting) == players):
-                break
-            state = game.from_json(match.snapshot)
-            seat = game.to_move(state)
-            await open_hand(fake, adapter, PLAYERS[(seat + 1 + step % (players - 1)) % players])
+        opened = await store.lobby_or_active_match("discord", str(CHANNEL_ID))
+        assert opened is not None and opened.status == "active"
+        async for step, match, state, seat, waiting in check.turns(opened.id, players, STEPS, MAX_STEPS):
+            await open_hand(fake, adapter, PLAYERS[waiting])
             mover = PLAYERS[seat]
             rack = await open_hand(fake, adapter, mover)
             picks = [c for c in controls(rack) if c.code.startswith("p:")]

@@ -12,7 +12,6 @@ import random
 
 import pytest
 
-import engine
 from bot import callbacks
 from bot.messages import Actor, ChatRef, OutMessage
 from bot.service import Service
@@ -51,19 +50,12 @@ def watch_for(check: PictureCheck, transport: FakeTransport):
 async def play(service: Service, store: Store, transport: FakeTransport, check: PictureCheck, players: int,
                words: list[str]) -> int:
     await service.command(ACTORS[0], GROUP, "new", words)
-    match = await store.lobby_or_active_match("fake", GROUP.chat_id)
+    opened = await store.lobby_or_active_match("fake", GROUP.chat_id)
     for actor in ACTORS[1:players]:
-        await service.press(actor, GROUP, callbacks.encode("j", match.id))
-    reply = await service.press(ACTORS[0], GROUP, callbacks.encode("s", match.id))
+        await service.press(actor, GROUP, callbacks.encode("j", opened.id))
+    reply = await service.press(ACTORS[0], GROUP, callbacks.encode("s", opened.id))
     assert not reply.alert, reply.text
-    game = engine.get(match.game)
-    for step in range(MAX_STEPS):
-        match = await store.get_match(match.id)
-        if match.status != "active" or (step >= STEPS and len(check.racks_waiting) == players):
-            break
-        state = game.from_json(match.snapshot)
-        seat = game.to_move(state)
-        waiting = (seat + 1 + step % (players - 1)) % players
+    async for step, match, state, seat, waiting in check.turns(opened.id, players, STEPS, MAX_STEPS):
         reply = await service.press(ACTORS[waiting], GROUP, callbacks.encode("h", match.id))
         assert not reply.alert, reply.text
         mover = ACTORS[seat]
@@ -74,7 +66,7 @@ async def play(service: Service, store: Store, transport: FakeTransport, check: 
         move = decide(match.game, state, seat, "normal", random.Random(step))
         reply = await service.command(mover, GROUP, "m", move.split())
         assert not reply.alert, (move, reply.text)
-    return match.id
+    return opened.id
 
 
 @pytest.mark.parametrize("table", list(TABLES))
