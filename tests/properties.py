@@ -6,6 +6,8 @@ import random
 from collections import Counter
 from typing import Any
 
+from engine.bots import decide
+
 
 def hidden_shuffled(game: Any, state: dict[str, Any], seat: int, chooser: random.Random) -> dict[str, Any]:
     """The same position with what `seat` cannot see (other hands, the stock) dealt anew, sizes kept.
@@ -27,3 +29,26 @@ def assert_view_private(game: Any, state: dict[str, Any], looker: int, chooser: 
     view = game.view(state, looker)
     assert Counter(view["hand"]) == Counter(state["hands"][looker])
     assert game.view(hidden_shuffled(game, state, looker, chooser), looker) == view
+
+
+def listed_moves(game: Any, state: dict[str, Any], seat: int) -> list[str]:
+    """The legal moves of the seat to move: at least one, none listed twice."""
+    moves = game.legal_moves(state, seat)
+    assert moves, "a seat to move always has a legal move"
+    assert len(moves) == len(set(moves))
+    return moves
+
+
+def bot_or_random(game: Any, state: dict[str, Any], seat: int, moves: list[str], chooser: random.Random,
+                  random_share: float) -> str:
+    """A random listed move with probability `random_share`, else the normal bot's; it is listed and parses to
+    itself."""
+    move = chooser.choice(moves) if chooser.random() < random_share else decide(game.info.id, state, seat, "normal",
+                                                                                chooser)
+    assert move in moves and game.parse_move(state, seat, move) == move
+    return move
+
+
+def assert_totals(state: dict[str, Any]) -> None:
+    """The rounds' scores add up to the match score."""
+    assert sum(sum(row) for row in state["history"]) == sum(state["scores"])

@@ -7,10 +7,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import engine
-from engine.bots import decide
 from engine.canasta.cards import DECK
 from engine.canasta.melds import meld_problem
-from tests.properties import assert_view_private
+from tests.properties import assert_totals, assert_view_private, bot_or_random, listed_moves
 
 GAME = engine.get("canasta")
 FULL = Counter(DECK)
@@ -52,15 +51,9 @@ def test_whole_hands_keep_every_invariant(seed, variant, random_share):
         seat = GAME.to_move(state)
         if seat is None or state["round"] > 1:
             break
-        moves = GAME.legal_moves(state, seat)
-        assert moves, "a seat to move always has a legal move"
-        assert len(moves) == len(set(moves))
-        move = chooser.choice(moves) if chooser.random() < random_share else decide("canasta", state, seat, "normal",
-                                                                                    chooser)
-        assert move in moves
-        assert GAME.parse_move(state, seat, move) == move
+        move = bot_or_random(GAME, state, seat, listed_moves(GAME, state, seat), chooser, random_share)
         state = GAME.apply(state, seat, move)
-        assert sum(sum(row) for row in state["history"]) == sum(state["scores"])
+        assert_totals(state)
         if state["over"]:
             break
         assert all_cards(state) == FULL

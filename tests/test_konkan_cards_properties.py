@@ -10,7 +10,7 @@ import engine
 from engine.cards import JOKER
 from engine.konkan_cards.cards import DECK, is_joker
 from engine.konkan_cards.melds import meld_problem
-from tests.properties import assert_view_private, hidden_shuffled
+from tests.properties import assert_totals, assert_view_private, hidden_shuffled, listed_moves
 
 GAME = engine.get("konkan_cards")
 FULL = Counter(DECK)
@@ -35,16 +35,14 @@ def test_random_play_keeps_every_invariant(seed, players, variant, steps):
         seat = GAME.to_move(state)
         if seat is None:
             break
-        moves = GAME.legal_moves(state, seat)
-        assert moves, "a seat to move always has a legal move"
-        assert len(moves) == len(set(moves))
+        moves = listed_moves(GAME, state, seat)
         for other in range(players):
             if other != seat:
                 assert GAME.legal_moves(state, other) == []
         move = chooser.choice(moves)
         assert GAME.parse_move(state, seat, move) == move
         state = GAME.apply(state, seat, move)
-        assert sum(sum(row) for row in state["history"]) == sum(state["scores"])
+        assert_totals(state)
         if state["over"]:
             break
         assert all_cards(state) == FULL

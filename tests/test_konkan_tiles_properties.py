@@ -10,10 +10,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import engine
-from engine.bots import decide
 from engine.konkan_tiles import melds as M
 from engine.konkan_tiles.tiles import DECK, bare
-from tests.properties import assert_view_private
+from tests.properties import assert_totals, assert_view_private, bot_or_random, listed_moves
 
 GAME = engine.get("konkan_tiles")
 FULL = Counter(DECK)
@@ -47,18 +46,13 @@ def test_rounds_keep_every_invariant(seed, players, random_share, mode):
         seat = GAME.to_move(state)
         if seat is None or state["round"] > 1:
             break
-        moves = GAME.legal_moves(state, seat)
-        assert moves and len(moves) == len(set(moves))
-        if chooser.random() < random_share:
-            move = chooser.choice(moves)
-        else:
-            move = decide("konkan_tiles", state, seat, "normal", chooser)
-        assert move in moves and GAME.parse_move(state, seat, move) == move
+        moves = listed_moves(GAME, state, seat)
+        move = bot_or_random(GAME, state, seat, moves, chooser, random_share)
         if chooser.random() < 0.05:
             for other in moves:  # every listed move applies, not only the chosen one
                 GAME.apply(state, seat, other)
         state = GAME.apply(state, seat, move)
-        assert sum(sum(row) for row in state["history"]) == sum(state["scores"])
+        assert_totals(state)
         assert all_tiles(state) == FULL
         check_melds(state)
         looker = chooser.randrange(players)
