@@ -8,7 +8,7 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from PIL import Image
+from PIL import Image, ImageChops
 
 import engine
 import renderers
@@ -49,3 +49,17 @@ def render_every_view(game_id: str, state: dict[str, Any], lang: str, names: lis
         view = game.view(state, seat)
         picks = tuple(range(0, len(view["hand"]), 3))
         open_png(renderers.render_rack(game_id, rack_view(seat, view), lang, names, selected=picks))
+
+
+def rack_with_ends_selected(game_id: str, view: dict[str, Any], names: list[str]
+                            ) -> tuple[Image.Image, Image.Image, Image.Image]:
+    """The seat's rack in English as it is, with its first card selected, and with its last card selected."""
+    last = len(view["hand"]) - 1
+    plain, first, end = (open_png(renderers.render_rack(game_id, view, "en", names, selected=picks))
+                         for picks in ((), (0,), (last,)))
+    return plain, first, end
+
+
+def changed(a: Image.Image, b: Image.Image) -> tuple[int, int, int, int] | None:
+    """The box where two pictures of the same size differ (None where they do not)."""
+    return ImageChops.difference(a, b).getbbox()

@@ -14,7 +14,7 @@ import engine
 import renderers
 from renderers import canasta, card_base
 from renderers.widgets import balanced_rows, rack_step
-from tests.pictures import NAMES, open_png, played, render_every_view
+from tests.pictures import NAMES, changed, open_png, played, rack_with_ends_selected, render_every_view
 
 GAME = engine.get("canasta")
 
@@ -37,12 +37,9 @@ def test_rack_png_numbers_and_selection_is_distinct():
     state = _played(2, 1, 30)
     seat = GAME.to_move(state)
     view = GAME.view(state, seat)
-    plain = open_png(renderers.render_rack("canasta", view, "en", NAMES[:2]))
-    first = open_png(renderers.render_rack("canasta", view, "en", NAMES[:2], selected=(0,)))
-    last = open_png(renderers.render_rack("canasta", view, "en", NAMES[:2], selected=(len(view["hand"]) - 1,)))
+    plain, first, last = rack_with_ends_selected("canasta", view, NAMES[:2])
     assert plain.size == first.size == last.size
-    box_first = ImageChops.difference(plain, first).getbbox()
-    box_last = ImageChops.difference(plain, last).getbbox()
+    box_first, box_last = changed(plain, first), changed(plain, last)
     assert box_first and box_last and box_first != box_last
     assert box_first[0] < box_last[0] or box_first[1] < box_last[1]  # the marks are where the cards are
 

@@ -13,7 +13,7 @@ import engine
 import renderers
 from renderers import konkan_cards
 from renderers.widgets import CardRack
-from tests.pictures import NAMES, open_png, played, render_every_view
+from tests.pictures import NAMES, changed, open_png, played, rack_with_ends_selected, render_every_view
 
 GAME = engine.get("konkan_cards")
 
@@ -39,11 +39,8 @@ def test_rack_numbers_and_selection():
     state = _played(4, 1, 20)
     seat = GAME.to_move(state)
     view = GAME.view(state, seat)
-    plain = open_png(renderers.render_rack("konkan_cards", view, "en", NAMES))
-    first = open_png(renderers.render_rack("konkan_cards", view, "en", NAMES, selected=(0,)))
-    last = open_png(renderers.render_rack("konkan_cards", view, "en", NAMES, selected=(len(view["hand"]) - 1,)))
-    box_first = ImageChops.difference(plain, first).getbbox()
-    box_last = ImageChops.difference(plain, last).getbbox()
+    plain, first, last = rack_with_ends_selected("konkan_cards", view, NAMES)
+    box_first, box_last = changed(plain, first), changed(plain, last)
     assert box_first and box_last and (box_first[0] < box_last[0] or box_first[1] < box_last[1])
     assert CardRack.of({"hand": ["AS"] * 15}, konkan_cards.RACK_CARD_H, konkan_cards.RACK_PER_ROW).rows == [8, 7]
     assert CardRack.of({"hand": ["AS"] * 9}, konkan_cards.RACK_CARD_H, konkan_cards.RACK_PER_ROW).rows == [9]

@@ -13,7 +13,7 @@ from PIL import Image, ImageChops
 import engine
 import renderers
 from renderers import konkan_tiles as R
-from tests.pictures import NAMES, open_png, played, render_every_view
+from tests.pictures import NAMES, changed, open_png, played, rack_with_ends_selected, render_every_view
 
 GAME = engine.get("konkan_tiles")
 
@@ -45,12 +45,9 @@ def test_arrange_groups_melds_and_keeps_positions():
 
 def test_rack_png_numbers_selection_and_arranged_order():
     view = GAME.view(_layout(), 0)
-    plain = open_png(renderers.render_rack("konkan_tiles", view, "en", NAMES))
-    first = open_png(renderers.render_rack("konkan_tiles", view, "en", NAMES, selected=(0,)))
-    last = open_png(renderers.render_rack("konkan_tiles", view, "en", NAMES, selected=(len(view["hand"]) - 1,)))
+    plain, first, last = rack_with_ends_selected("konkan_tiles", view, NAMES)
     assert plain.size == first.size == last.size
-    box_first = ImageChops.difference(plain, first).getbbox()
-    box_last = ImageChops.difference(plain, last).getbbox()
+    box_first, box_last = changed(plain, first), changed(plain, last)
     assert box_first and box_last and box_first != box_last
     arranged = open_png(renderers.render_rack("konkan_tiles", dict(view, arranged=True), "en", NAMES))
     assert ImageChops.difference(plain.crop((0, 100, 600, 200)), arranged.crop((0, 100, 600, 200))).getbbox()
