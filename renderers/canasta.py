@@ -20,7 +20,7 @@ from renderers import card_base, cards_french, palette
 from renderers.context import RenderContext
 from renderers.layout import Sides, flow
 from renderers.text import draw_text, fit, ltr, text_width
-from renderers.widgets import CardRack, Sheet, faces_or_codes, pack_cells, pill, rack_title
+from renderers.widgets import CardRack, Sheet, faces_or_codes, last_move_of, pack_cells, pill, rack_title
 
 FELT = (24, 70, 96)
 PANEL = (33, 90, 120)
@@ -212,8 +212,7 @@ class _Table(Sheet):
         for melds in self.melds:
             melds.sort(key=lambda m: "3456789TJQKA".find(m.get("rank", "")))
         self.cells = [pack_cells(melds, lambda m: _cell_width(m, ctx), PAD, TABLE_W, MELD_GAP) for melds in self.melds]
-        last = view.get("last_move")
-        self.last = last if isinstance(last, dict) and "move" in last else None
+        self.last = last_move_of(view)
         height = 48 + (46 if view.get("over") else 0) + self._pile_h() + 10
         height += sum(self._side_h(side) + 10 for side in range(len(self.sides)))
         height += (SMALL_CARD_H + 20 if self.last else 0) + (30 if view.get("last_hand") else 0) + PAD

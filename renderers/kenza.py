@@ -17,7 +17,7 @@ from renderers import card_base, cards_spanish, palette
 from renderers.context import RenderContext
 from renderers.layout import Sides, flow
 from renderers.text import draw_text, fit, ltr
-from renderers.widgets import Sheet, number_badge, rack_title
+from renderers.widgets import Sheet, last_move_of, number_badge, rack_title
 
 FELT = (22, 82, 58)
 PANEL = (31, 102, 74)
@@ -139,8 +139,7 @@ class _Table(Sheet):
         self.rows = max(1, math.ceil(len(self.cards) / self.per_row))
         self.sides = _sides_of(view)
         self.players = int(view.get("players", len(self.sides)))
-        last = view.get("last_move")
-        self.last = last if isinstance(last, dict) and "move" in last else None
+        self.last = last_move_of(view)
 
         height = 48 + (46 if view.get("over") else 0)
         height += self._table_h() + 10 + self._players_h() + 10 + self._scores_h()

@@ -22,7 +22,7 @@ from renderers import card_base, cards_french, palette
 from renderers.context import RenderContext
 from renderers.layout import Sides, flow
 from renderers.text import draw_text, fit, ltr, text_width
-from renderers.widgets import CardRack, Sheet, faces_or_codes, pack_cells, pill, rack_title
+from renderers.widgets import CardRack, Sheet, faces_or_codes, last_move_of, pack_cells, pill, rack_title
 
 FELT = (30, 84, 62)
 PANEL = (40, 104, 78)
@@ -177,8 +177,7 @@ class _Table(Sheet):
         melds = view.get("melds") or []
         self.cells = [pack_cells([m for m in melds if m.get("seat") == seat], _cell_width, PAD, TABLE_W, MELD_GAP)
                       for seat in range(self.players)]
-        last = view.get("last_move")
-        self.last = last if isinstance(last, dict) and "move" in last else None
+        self.last = last_move_of(view)
         self.summary = view.get("last_round") if isinstance(view.get("last_round"), dict) else None
         height = 48 + (46 if view.get("over") else 0) + self._pile_h() + 10
         height += sum(self._seat_h(seat) + 10 for seat in range(self.players))

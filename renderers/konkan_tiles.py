@@ -29,7 +29,7 @@ from renderers.layout import Sides
 from renderers.text import draw_text, ltr
 from renderers.text import fit as _fit_uncached
 from renderers.text import text_width as _width_uncached
-from renderers.widgets import Sheet, number_badge, pack_cells, pill, rack_title
+from renderers.widgets import Sheet, last_move_of, number_badge, pack_cells, pill, rack_title
 
 
 @lru_cache(maxsize=4096)
@@ -321,8 +321,7 @@ class _Table(Sheet):
         self.cells = pack_cells(list(view.get("melds") or []), _meld_cell_width, PAD, TABLE_W, 8)
         rows = self.cells[-1][1] + 1 if self.cells else 0
         self.melds_h = 34 + (rows * (MELD_CELL_H + 8) if rows else 30)
-        last = view.get("last_move")
-        self.last = last if isinstance(last, dict) and "move" in last else None
+        self.last = last_move_of(view)
         height = 48 + (46 if view.get("over") else 0) + 150 + 10 + (34 + 30 * self.players) + 10
         height += self.melds_h + 10 + 30 + (SMALL_TILE_H + 16 if self.last else 0)
         height += 26 if view.get("last_round") else 0

@@ -169,6 +169,12 @@ def pack_cells(melds: Sequence[Meld], width_of: Callable[[Meld], int], pad: int,
     return out
 
 
+def last_move_of(view: dict[str, Any]) -> dict[str, Any] | None:
+    """The view's last move ({"seat", "move"}) when there is one to draw; anything else draws no last-move line."""
+    last = view.get("last_move")
+    return last if isinstance(last, dict) and "move" in last else None
+
+
 def faces_or_codes(codes: list[str], face: Callable[[str], Image.Image]) -> list[str | Image.Image]:
     """Each code's face, or the code itself as text where it names no card (an old or unknown notation)."""
     out: list[str | Image.Image] = []
