@@ -34,6 +34,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import engine  # noqa: E402
 import renderers  # noqa: E402
+from bench.bot_match import positions  # noqa: E402
 from bench.checks import BrokenRun, refuse  # noqa: E402
 from engine.bots import decide  # noqa: E402
 from renderers.cards_spanish import CODES  # noqa: E402
@@ -87,20 +88,13 @@ def kenza_cases(k: int, seed: int = 1) -> list[Case]:
 def sample_views(k: int, seed: int = 1) -> list[tuple[dict[str, Any], dict[str, Any], list[str]]]:
     """(seat view, public view, names) pairs from bot play, every 7th state of alternating duo/classic4 matches."""
     game = engine.get("canasta")
-    rng = random.Random(seed)
     out: list[tuple[dict[str, Any], dict[str, Any], list[str]]] = []
-    match = 0
-    while len(out) < k:
-        players = 2 if match % 2 == 0 else 4
-        state = game.new(players, {"variant": "duo" if players == 2 else "classic4"}, seed=rng.getrandbits(32))
-        match += 1
-        step = 0
-        while game.to_move(state) is not None and len(out) < k:
-            seat = game.to_move(state)
-            if step % 7 == 0:
-                out.append((game.view(state, seat), game.view(state, None), NAMES[:players]))
-            state = game.apply(state, seat, decide("canasta", state, seat, "normal", random.Random(step)))
-            step += 1
+    setups = ((2, {"variant": "duo"}), (4, {"variant": "classic4"}))
+    for at in positions("canasta", random.Random(seed), lambda match: setups[match % 2]):
+        if len(out) == k:
+            break
+        if at.step % 7 == 0:
+            out.append((game.view(at.state, at.seat), game.view(at.state, None), NAMES[:at.players]))
     return out
 
 
@@ -139,20 +133,14 @@ def konkan_cards_cases(k: int, seed: int = 3) -> list[Case]:
     game = engine.get("konkan_cards")
     rng = random.Random(seed)
     cases: list[Case] = []
-    match = 0
-    while len(cases) < k:
-        players = 2 + match % 3
-        state = game.new(players, {}, seed=rng.getrandbits(32))
-        match += 1
-        step = 0
-        while (seat := game.to_move(state)) is not None and len(cases) < k:
-            if step % 5 == 0:
-                own = game.view(state, seat)
-                picks = tuple(i for i in range(len(own["hand"])) if rng.random() < 0.2)
-                cases.append((own, game.view(state, None), NAMES[:players], picks))
-            level = "normal" if seat == 0 else "random"
-            state = game.apply(state, seat, decide("konkan_cards", state, seat, level, random.Random(step)))
-            step += 1
+    for at in positions("konkan_cards", rng, lambda match: (2 + match % 3, {}),
+                        lambda seat: "normal" if seat == 0 else "random"):
+        if len(cases) == k:
+            break
+        if at.step % 5 == 0:
+            own = game.view(at.state, at.seat)
+            picks = tuple(i for i in range(len(own["hand"])) if rng.random() < 0.2)
+            cases.append((own, game.view(at.state, None), NAMES[:at.players], picks))
     return cases
 
 
@@ -162,17 +150,13 @@ def konkan_tiles_cases(k: int, seed: int = 1) -> list[Case]:
     game = engine.get("konkan_tiles")
     rng = random.Random(seed)
     out: list[Case] = []
-    step = 0
-    while len(out) < k:
-        state = game.new(4, {"mode": "quick"}, seed=rng.getrandbits(32))
-        while game.to_move(state) is not None and len(out) < k:
-            seat = game.to_move(state)
-            if step % 9 == 0:
-                own = dict(game.view(state, seat), arranged=len(out) % 2 == 1)
-                picked = tuple(i for i in range(len(own["hand"])) if rng.random() < 0.2)
-                out.append((own, game.view(state, None), NAMES[:4], picked))
-            state = game.apply(state, seat, decide("konkan_tiles", state, seat, "normal", random.Random(step)))
-            step += 1
+    for at in positions("konkan_tiles", rng, lambda match: (4, {"mode": "quick"}), count_per_match=False):
+        if len(out) == k:
+            break
+        if at.step % 9 == 0:
+            own = dict(game.view(at.state, at.seat), arranged=len(out) % 2 == 1)
+            picked = tuple(i for i in range(len(own["hand"])) if rng.random() < 0.2)
+            out.append((own, game.view(at.state, None), NAMES[:4], picked))
     return out
 
 
