@@ -228,9 +228,8 @@ class _Table(Sheet):
 
     def header(self, y: int) -> int:
         view, ctx = self.view, self.ctx
-        self.text(PAD, y + 25, f"{_canasta_name(ctx)} · {ctx.t('deal', n=view.get('round', 1))}", 22, INK, bold=True)
-        self.text(TABLE_W - PAD, y + 25, ctx.t("target", n=view.get("target", "")), 17, MUTED, anchor="rm")
-        return y + 48
+        return self.title_row(y, f"{_canasta_name(ctx)} · {ctx.t('deal', n=view.get('round', 1))}", INK, PAD,
+                              ctx.t("target", n=view.get("target", "")), 17, MUTED)
 
     def banner(self, y: int) -> int:
         return self.over_banner(y, _winner_text(self.view, self.ctx), PAD, WIN, DARK)

@@ -160,9 +160,7 @@ class _Table(Sheet):
     def header(self, y: int) -> int:
         view, ctx = self.view, self.ctx
         title = f"{_game_name(view, ctx)} · {ctx.t('deal', n=view.get('round', 1))}"
-        self.text(PAD, y + 25, title, 22, INK, bold=True)
-        self.text(TABLE_WIDTH - PAD, y + 25, ctx.t("target", n=view.get("target", "")), 17, MUTED, anchor="rm")
-        return y + 48
+        return self.title_row(y, title, INK, PAD, ctx.t("target", n=view.get("target", "")), 17, MUTED)
 
     def banner(self, y: int) -> int:
         return self.over_banner(y, _winner_text(self.view, self.ctx), PAD, WIN, DARK)

@@ -22,7 +22,16 @@ from renderers import card_base, cards_french, palette
 from renderers.context import RenderContext
 from renderers.layout import Sides, flow
 from renderers.text import draw_text, fit, ltr, text_width
-from renderers.widgets import CardRack, Sheet, faces_or_codes, last_move_of, pack_cells, pill, rack_title
+from renderers.widgets import (
+    CardRack,
+    Sheet,
+    end_pill,
+    faces_or_codes,
+    last_move_of,
+    pack_cells,
+    rack_title,
+    start_pill,
+)
 
 FELT = (30, 84, 62)
 PANEL = (40, 104, 78)
@@ -195,11 +204,9 @@ class _Table(Sheet):
 
     def header(self, y: int) -> int:
         view, ctx = self.view, self.ctx
-        self.text(PAD, y + 25, f"{_title(view, ctx)} · {_round_text(view, ctx)}", 22, INK, bold=True)
         if view.get("final_round") and not view.get("over"):
-            w = text_width(ctx.t("konkan.final"), 16, bold=True, raqm=ctx.raqm, rtl=ctx.rtl) + 18
-            pill(self.draw, (self.s.x(TABLE_W - PAD - w / 2), y + 25), ctx.t("konkan.final"), 16, TURN, DARK, ctx)
-        return y + 48
+            end_pill(self.draw, self.s, PAD, y + 25, ctx.t("konkan.final"), 16, TURN, DARK, ctx)
+        return self.title_row(y, f"{_title(view, ctx)} · {_round_text(view, ctx)}", INK, PAD)
 
     def banner(self, y: int) -> int:
         view, ctx = self.view, self.ctx
@@ -267,9 +274,7 @@ class _Table(Sheet):
         self.text(offset, mid, count, 15, MUTED)
         offset += text_width(count, 15, raqm=ctx.raqm, rtl=ctx.rtl) + 14
         label, fill, ink = _status(view, seat, ctx)
-        w = text_width(label, 14, bold=True, raqm=ctx.raqm, rtl=ctx.rtl) + 18
-        centre = self.s.x(offset + w / 2)
-        pill(self.draw, (centre, mid), label, 14, fill, ink, ctx)
+        start_pill(self.draw, self.s, offset, mid, label, 14, fill, ink, ctx)
         scores = view.get("scores") or []
         score = scores[seat] if seat < len(scores) else 0
         self.text(TABLE_W - PAD, mid, str(score), 20, INK, anchor="rm", bold=True, rtl=False)

@@ -29,7 +29,7 @@ from renderers.layout import Sides
 from renderers.text import draw_text, ltr
 from renderers.text import fit as _fit_uncached
 from renderers.text import text_width as _width_uncached
-from renderers.widgets import Sheet, last_move_of, number_badge, pack_cells, pill, rack_title
+from renderers.widgets import Sheet, last_move_of, number_badge, pack_cells, rack_title, start_pill
 
 
 @lru_cache(maxsize=4096)
@@ -336,9 +336,7 @@ class _Table(Sheet):
         view, ctx = self.view, self.ctx
         rnd = view.get("round", 1)
         head = ctx.t("kt.decider") if view.get("decider") else ctx.t("kt.round", n=rnd, of=view.get("rounds", ""))
-        self.text(PAD, y + 25, f"{_title(ctx)} · {head}", 22, INK, bold=True)
-        self.text(TABLE_W - PAD, y + 25, _mode_text(view, ctx), 16, MUTED, anchor="rm")
-        return y + 48
+        return self.title_row(y, f"{_title(ctx)} · {head}", INK, PAD, _mode_text(view, ctx), 16, MUTED)
 
     def banner(self, y: int) -> int:
         view, ctx = self.view, self.ctx
@@ -423,9 +421,7 @@ class _Table(Sheet):
         return y + h + 10
 
     def _mark(self, offset: float, mid: float, text: str, fill: tuple) -> None:
-        w = text_width(text, 14, bold=True, raqm=self.ctx.raqm, rtl=self.ctx.rtl) + 16
-        centre = self.s.x(offset + w / 2)
-        pill(self.draw, (centre, mid), text, 14, fill, INK, self.ctx, 16)
+        start_pill(self.draw, self.s, offset, mid, text, 14, fill, INK, self.ctx, 16)
 
     def melds(self, y: int) -> int:
         view, ctx = self.view, self.ctx

@@ -33,6 +33,13 @@ def pill(draw: ImageDraw.ImageDraw, centre: tuple[float, float], text: str, size
     return w
 
 
+def start_pill(draw: ImageDraw.ImageDraw, sides: Sides, offset: float, middle: float, text: str, size: int,
+               fill: Colour, ink: Colour, ctx: RenderContext, margin: int = 18) -> float:
+    """A pill starting `offset` pixels from the start edge (a seat's marker after its name); returns its width."""
+    w = text_width(text, size, bold=True, raqm=ctx.raqm, rtl=ctx.rtl) + margin
+    return pill(draw, (sides.x(offset + w / 2), middle), text, size, fill, ink, ctx, margin)
+
+
 def end_pill(draw: ImageDraw.ImageDraw, sides: Sides, offset: float, middle: float, text: str, size: int,
              fill: Colour, ink: Colour, ctx: RenderContext, margin: int = 18) -> float:
     """A pill ending `offset` pixels from the *end* edge (badges such as "your turn"); returns its width."""
@@ -203,6 +210,15 @@ class Sheet:
     def banner(self, y: int) -> int:
         """Who won, at `y`; returns the next y."""
         raise NotImplementedError
+
+    def title_row(self, y: int, title: str, ink: Colour, pad: int, note: str = "", note_size: int = 17,
+                  note_fill: Colour = (0, 0, 0)) -> int:
+        """The picture's title at the start edge and, if given, a note (target, mode) at the end edge; returns the
+        next y."""
+        self.text(pad, y + 25, title, 22, ink, bold=True)
+        if note:
+            self.text(self.width - pad, y + 25, note, note_size, note_fill, anchor="rm")
+        return y + 48
 
     def heading(self, over: bool) -> int:
         """The header, then the winner banner once the match is over; returns the next y."""
