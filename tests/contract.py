@@ -9,7 +9,15 @@ from typing import Any
 import pytest
 
 import engine
+from engine import IllegalMove
 from engine.bots import get as get_bot
+
+
+def refused_reason(game: Any, state: dict[str, Any], seat: int, move: str) -> str:
+    """The reason `game` gives for refusing `move` by `seat` (the test fails if the move is accepted)."""
+    with pytest.raises(IllegalMove) as caught:
+        game.apply(state, seat, move)
+    return caught.value.reason
 
 
 def assert_registered_with_bots(game_id: str) -> None:
