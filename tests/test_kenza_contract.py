@@ -10,15 +10,9 @@ import pytest
 import engine
 from engine import IllegalMove, bots
 from engine.kenza.rules import capture_subsets, card_points, pile_points
+from tests.test_kenza_rules import layout_state
 
 GAME = engine.get("kenza")
-
-
-def layout_state(hands, table, stock=(), dealer=None, players=2, variant="kenza", target=151):
-    layout = {"hands": [list(h) for h in hands], "table": list(table), "stock": list(stock)}
-    if dealer is not None:
-        layout["dealer"] = dealer
-    return GAME.new(players, {"variant": variant, "target": target}, layout=layout)
 
 
 # ---- views and result ---------------------------------------------------------------------------------------------
