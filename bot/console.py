@@ -93,7 +93,10 @@ class StdinReader:
                 line: str | None = input()
             except (EOFError, KeyboardInterrupt, OSError):
                 line = None
-            self._loop.call_soon_threadsafe(self._lines.put_nowait, line)
+            try:
+                self._loop.call_soon_threadsafe(self._lines.put_nowait, line)
+            except RuntimeError:  # the game already ended (Ctrl-C, q) and closed its loop: nobody waits for this line
+                return
             if line is None:
                 return
 
