@@ -16,6 +16,7 @@ from bench.checks import BrokenRun, played
 from bench.pipeline import run as pipeline_run
 from bench.pipeline_games import TABLES
 from bot import service as service_module
+from bot.core import play as play_module
 from bot.messages import Reply
 
 
@@ -122,8 +123,8 @@ async def test_pipeline_bench_refuses_a_press_that_did_not_move_the_match(platfo
 
 def answer_not_played(monkeypatch: pytest.MonkeyPatch) -> None:
     """The service applies moves but answers them with something other than its "Played: <move>" line."""
-    real = service_module.t
-    monkeypatch.setattr(service_module, "t", lambda lang, key, **values: "OK" if key == "move.done"
+    real = play_module.t  # the "Played" line is written where moves are played (bot/core/play.py)
+    monkeypatch.setattr(play_module, "t", lambda lang, key, **values: "OK" if key == "move.done"
                         else real(lang, key, **values))
 
 

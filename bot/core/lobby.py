@@ -1,0 +1,238 @@
+"""Opening a table, its lobby (seats, bots, options), starting and cancelling it; help, rules and language."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import engine
+from bot import presenter, rules
+from bot.core.state import ServiceState
+from bot.games import playable_games, ui_for
+from bot.i18n import LANGUAGES, game_name, pick_language, refusal, t, tn
+from bot.messages import Actor, Button, ChatRef, OutMessage, Reply, Unreachable
+from engine.bots import levels as bot_levels
+from storage.errors import TableBusy
+from storage.models import Match, Seat
+
+log = logging.getLogger(__name__)
+
+
+class Lobby(ServiceState):
+    async def _cmd_help(self, actor: Actor, chat: ChatRef, player_id: int, lang: str, args: list[str]) -> Reply:
+        games = t(lang, "sep.list").join(f"{game_name(lang, g)} ({g})" for g in playable_games())
+        return Reply(t(lang, "help", games=games))
+
+    async def _cmd_rules(self, actor: Actor, chat: ChatRef, player_id: int, lang: str, args: list[str]) -> Reply:
+        """`/rules [game] [part]`: a page of the game's rules file (bot/rules), the rules in short by default."""
+        words = [word.lower() for word in args]
+        number = int(words.pop()) if words and words[-1].isdigit() else 1
+        game_id = words[0] if words else None
+        if game_id is None:
+            match = await self.store.lobby_or_active_match(chat.platform, chat.chat_id)
+            game_id = match.game if match else playable_games()[0]
+        if game_id not in playable_games():
+            return Reply(t(lang, "err.unknown_game", games=", ".join(playable_games())))
+        page = rules.page_text(game_id, lang, number)
+        if page is None:
+            return Reply(t(lang, "rules.no_part", game=game_name(lang, game_id), total=rules.page_count(game_id, lang)))
+        return Reply(page)
+
+    async def _cmd_lang(self, actor: Actor, chat: ChatRef, player_id: int, lang: str, args: list[str]) -> Reply:
+        choice = args[0].lower() if args else ""
+        if choice not in LANGUAGES:
+            return Reply(t(lang, "lang.usage"))
+        await self._player_write(self.store.set_player_language, player_id, choice)
+        if not chat.private and actor.is_admin:
+            await self._chat_write(self.store.set_chat_language, chat.platform, chat.chat_id, choice)
+            return Reply(t(choice, "lang.chat_set"))
+        return Reply(t(choice, "lang.set"))
+
+    async def _cmd_new(self, actor: Actor, chat: ChatRef, player_id: int, lang: str, args: list[str]) -> Reply:
+        if chat.private:
+            return Reply(t(lang, "err.group_only"))
+        games = playable_games()
+        if not args:
+            existing = await self.store.lobby_or_active_match(chat.platform, chat.chat_id)
+            if existing is not None:
+                return Reply(t(lang, "err.table_open"))
+            chat_lang = await self._chat_lang(chat)
+            await self._send(chat.platform, chat.chat_id, presenter.game_picker(chat_lang, games))
+            return Reply(t(lang, "new.picker_sent"))
+        game_id = args[0].lower()
+        options: dict[str, Any] = {}
+        for word in args[1:]:
+            key, sep, value = word.partition("=")
+            if not sep:
+                return Reply(t(lang, "err.option_syntax"))
+            options[key.lower()] = value.lower()
+        return await self._open_table(actor, chat, player_id, lang, game_id, options)
+
+    async def _open_table(
+        self, actor: Actor, chat: ChatRef, player_id: int, lang: str, game_id: str, options: dict[str, Any]
+    ) -> Reply:
+        if game_id not in playable_games():
+            return Reply(t(lang, "err.unknown_game", games=", ".join(playable_games())), alert=True)
+        game = engine.get(game_id)
+        try:
+            checked = game.check_options(game.info.max_players, options)
+        except ValueError as error:
+            return Reply(t(lang, "err.bad_option", reason=refusal(lang, error)), alert=True)
+        # Only what the creator chose is stored; the rest follows the game's defaults for the seats at start
+        # (Canasta: two players play duo, four classic4).
+        options = {name: checked[name] for name in options}
+        try:
+            match = await self.store.create_match(
+                game_id, "casual", options, chat.platform, chat.chat_id, player_id, self._seeds.getrandbits(62)
+            )
+        except TableBusy:
+            return Reply(t(lang, "err.table_open"), alert=True)
+        await self._seat_write(self.store.add_seat, match.id, player_id=player_id)
+        await self._show_lobby(match)
+        return Reply(t(lang, "lobby.created", game=game_name(lang, game_id)))
+
+    async def _lobby_command(self, op: str, actor: Actor, chat: ChatRef, player_id: int, lang: str,
+                             args: list[str]) -> Reply:
+        match = await self._chat_match(chat, player_id)
+        if match is None:
+            return Reply(t(lang, "err.no_table"))
+        return await self._lobby_action(op, match, actor, player_id, lang, tuple(args))
+
+    async def _cmd_join(self, actor: Actor, chat: ChatRef, player_id: int, lang: str, args: list[str]) -> Reply:
+        return await self._lobby_command("j", actor, chat, player_id, lang, args)
+
+    async def _cmd_leave(self, actor: Actor, chat: ChatRef, player_id: int, lang: str, args: list[str]) -> Reply:
+        return await self._lobby_command("l", actor, chat, player_id, lang, args)
+
+    async def _cmd_start(self, actor: Actor, chat: ChatRef, player_id: int, lang: str, args: list[str]) -> Reply:
+        if chat.private:
+            self._reachable.add((actor.platform, actor.user_id))
+            return Reply(t(lang, "dm.welcome"))
+        return await self._lobby_command("s", actor, chat, player_id, lang, args)
+
+    async def _cmd_cancel(self, actor: Actor, chat: ChatRef, player_id: int, lang: str, args: list[str]) -> Reply:
+        return await self._lobby_command("x", actor, chat, player_id, lang, args)
+
+    async def _lobby_action(self, op: str, match: Match, actor: Actor, player_id: int, lang: str,
+                            args: tuple[str, ...]) -> Reply:
+        async with self._locks[match.id]:
+            match = await self.store.get_match(match.id) or match
+            if op == "x":
+                return await self._cancel(match, actor, player_id, lang)
+            if match.status != "lobby":
+                return Reply(t(lang, "err.not_lobby"), alert=True)
+            game = engine.get(match.game)
+            seats = await self._seats(match.id)
+            mine = [seat for seat in seats if seat.player_id == player_id]
+            if op == "o":
+                if player_id != match.creator_id:
+                    return Reply(t(lang, "err.creator_only"), alert=True)
+                name = args[0] if args else ""
+                spec = game.info.options.get(name)
+                values = list(ui_for(match.game).option_values(name, spec)) if spec is not None else []
+                if not values:
+                    return Reply(t(lang, "err.bad_button"), alert=True)
+                current = presenter.effective_options(match, len(seats)).get(name, spec.default)
+                nxt = values[(values.index(current) + 1) % len(values)] if current in values else spec.default
+                match = await self.store.set_match_options(match.id, {**match.options, name: nxt})
+                reply = Reply(t(lang, "lobby.option_set", value=presenter.option_text(match.game, {name: nxt}, lang)))
+            elif op == "j":
+                if mine:
+                    return Reply(t(lang, "err.already_seated"), alert=True)
+                if len(seats) >= game.info.max_players:
+                    return Reply(t(lang, "err.table_full"), alert=True)
+                await self._seat_write(self.store.add_seat, match.id, player_id=player_id)
+                reply = Reply(t(lang, "lobby.joined"))
+            elif op == "l":
+                if not mine:
+                    return Reply(t(lang, "err.not_seated"), alert=True)
+                await self._seat_write(self.store.remove_seat, match.id, mine[0].seat)
+                reply = Reply(t(lang, "lobby.left"))
+            elif op == "b":
+                level = args[0] if args else "normal"
+                if level not in bot_levels(match.game):
+                    return Reply(t(lang, "err.bad_button"), alert=True)
+                if not mine and player_id != match.creator_id:
+                    return Reply(t(lang, "err.not_seated"), alert=True)
+                if len(seats) >= game.info.max_players:
+                    return Reply(t(lang, "err.table_full"), alert=True)
+                await self._seat_write(self.store.add_seat, match.id, bot_level=level)
+                reply = Reply(t(lang, "lobby.bot_added"))
+            elif op == "r":
+                bots = [seat for seat in seats if not seat.is_human]
+                if not bots:
+                    return Reply(t(lang, "err.no_bot"), alert=True)
+                if not mine and player_id != match.creator_id:
+                    return Reply(t(lang, "err.not_seated"), alert=True)
+                await self._seat_write(self.store.remove_seat, match.id, bots[-1].seat)
+                reply = Reply(t(lang, "lobby.bot_removed"))
+            else:  # "s"
+                return await self._start(match, seats, actor, player_id, lang)
+            await self._show_lobby(match)
+            return reply
+
+    async def _cancel(self, match: Match, actor: Actor, player_id: int, lang: str) -> Reply:
+        if not match.is_open:
+            return Reply(t(lang, "err.not_open"), alert=True)
+        if player_id != match.creator_id and not actor.is_admin:
+            return Reply(t(lang, "err.creator_only"), alert=True)
+        match = await self.store.cancel_match(match.id)
+        self._forget(match.id)
+        chat_lang = await self._chat_lang(ChatRef(match.platform, match.chat_id))
+        seats = await self._seats(match.id)
+        await self._show(match, "lobby", None, match.chat_id, presenter.lobby(match, seats, chat_lang))
+        table_msg = await self.store.get_message(match.platform, "table", match_id=match.id)
+        if table_msg is not None:
+            await self._send(match.platform, match.chat_id, OutMessage(t(chat_lang, "table.cancelled")))
+        return Reply(t(lang, "lobby.cancelled"))
+
+    async def _start(self, match: Match, seats: list[Seat], actor: Actor, player_id: int, lang: str) -> Reply:
+        game = engine.get(match.game)
+        if not any(seat.player_id == player_id for seat in seats) and player_id != match.creator_id:
+            return Reply(t(lang, "err.not_seated"), alert=True)
+        if len(seats) < game.info.min_players:
+            return Reply(tn(lang, "err.need_players", game.info.min_players), alert=True)
+        missing = await self._unreachable_humans(match, seats)
+        chat_lang = await self._chat_lang(ChatRef(match.platform, match.chat_id))
+        if missing:
+            link = self.transports[match.platform].deep_link(f"m{match.id}")
+            keyboard = [[Button(t(chat_lang, "btn.open_private"), url=link)]] if link else []
+            await self._send(match.platform, match.chat_id, OutMessage(
+                t(chat_lang, "lobby.need_private", names=", ".join(s.display_name or "?" for s in missing)),
+                keyboard=keyboard))
+            return Reply(t(lang, "lobby.waiting_private"), alert=True)
+        try:
+            state = game.new(len(seats), match.options, seed=match.seed)
+        except ValueError as error:  # e.g. a variant for another number of players
+            return Reply(t(lang, "err.bad_option", reason=refusal(lang, error)), alert=True)
+        deadline = await self._deadline_for(match, state, seats)
+        match = await self._seat_write(self.store.start_match, match.id, game.to_json(state), deadline)
+        await self._show(match, "lobby", None, match.chat_id, presenter.lobby(match, seats, chat_lang))
+        match = await self._run_bots(match)
+        await self._refresh(match, changed_seats=None, new_turn=True)
+        return Reply(t(lang, "lobby.started"))
+
+    async def _unreachable_humans(self, match: Match, seats: list[Seat]) -> list[Seat]:
+        transport = self.transports[match.platform]
+        if not transport.push_private:
+            return []
+        missing = []
+        for seat in seats:
+            if not seat.is_human:
+                continue
+            player = await self._player(seat.player_id)
+            if player is None or (player.platform, player.user_id) in self._reachable:
+                continue
+            lang = pick_language(player.language)
+            try:
+                await transport.send(player.user_id, OutMessage(t(lang, "dm.table_starting",
+                                                                  game=game_name(lang, match.game))))
+                self._reachable.add((player.platform, player.user_id))
+            except Unreachable:
+                missing.append(seat)
+        return missing
+
+    async def _show_lobby(self, match: Match) -> None:
+        seats = await self._seats(match.id)
+        lang = await self._chat_lang(ChatRef(match.platform, match.chat_id))
+        await self._show(match, "lobby", None, match.chat_id, presenter.lobby(match, seats, lang))

@@ -1,0 +1,181 @@
+"""Moves: a human's typed or pressed move, two-step picks, bots playing their turns, the commit of each move."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+from typing import Any
+
+import engine
+from bot import presenter
+from bot.core.state import ServiceState
+from bot.games import ui_for
+from bot.i18n import You, t
+from bot.messages import Actor, ChatRef, Reply
+from engine.bots import decide
+from storage.errors import StaleVersion
+from storage.models import Match
+
+log = logging.getLogger(__name__)
+
+MAX_BOT_MOVES = 2000  # per wake-up: a guard, far above any real chain of bot turns
+
+
+class Play(ServiceState):
+    async def _cmd_move(self, actor: Actor, chat: ChatRef, player_id: int, lang: str, args: list[str]) -> Reply:
+        match = await self._chat_match(chat, player_id)
+        if match is None or match.status != "active":
+            return Reply(t(lang, "err.no_game"))
+        if not args:
+            return Reply(t(lang, "err.move_syntax"))
+        return await self._human_move(match.id, player_id, lang, text=" ".join(args))
+
+    async def _cmd_back(self, actor: Actor, chat: ChatRef, player_id: int, lang: str, args: list[str]) -> Reply:
+        match = await self._chat_match(chat, player_id)
+        if match is None or match.status != "active":
+            return Reply(t(lang, "err.no_game"))
+        return await self._back_in(match, player_id, lang)
+
+    async def _human_move(self, match_id: int, player_id: int, lang: str, *, version: int | None = None,
+                          index: int | None = None, tag: str = "", text: str | None = None,
+                          call: bool = False) -> Reply:
+        async with self._locks[match_id]:
+            match = await self.store.get_match(match_id)
+            if match is None or match.status != "active":
+                return Reply(t(lang, "err.stale"), alert=True)
+            seat = await self._seat_of(match, player_id)
+            if seat is None:
+                return Reply(t(lang, "err.not_your_seat"), alert=True)
+            if version is not None and version != match.version:
+                return Reply(t(lang, "err.stale"), alert=True)
+            game = engine.get(match.game)
+            state = game.from_json(match.snapshot)
+            if call or (text is not None and ui_for(match.game).is_call(text)):
+                refusal = self._call_refusal(match, state, seat.seat, lang)
+                if refusal is not None:
+                    return refusal
+                text = "tunj"
+            if game.to_move(state) != seat.seat:
+                return Reply(t(lang, "err.not_your_turn"), alert=True)
+            if index is not None:
+                # Rebuild the keyboard this button was drawn on (same state, same picking state) to find its move.
+                pick, known = presenter.pick_of_code(tag, self._picks.get((match.id, seat.seat)))
+                if not known:
+                    return Reply(t(lang, "err.stale"), alert=True)
+                player_lang = await self._player_lang(match, seat)
+                moves = presenter.button_moves(presenter.rack_buttons(match, state, seat.seat, player_lang, pick))
+                if not 0 <= index < len(moves):
+                    return Reply(t(lang, "err.bad_button"), alert=True)
+                move = game.parse_move(state, seat.seat, moves[index])
+            else:
+                move = game.parse_move(state, seat.seat, text or "")
+            new_state = game.apply(state, seat.seat, move)
+            try:
+                match = await self._commit(match, seat.seat, "human", move, state, new_state)
+            except StaleVersion:
+                return Reply(t(lang, "err.stale"), alert=True)
+            if seat.timeouts_in_a_row:
+                await self._seat_write(self.store.set_seat_flags, match.id, seat.seat, timeouts_in_a_row=0)
+            self._keep_pick_after_move(match, seat.seat)
+            match = await self._run_bots(match)
+            await self._refresh(match, changed_seats={seat.seat}, new_turn=True)
+            done = t(lang, "move.done", move=presenter.describe_move(match.game, move, lang, game.view(new_state, None),
+                                                                     You("")))
+            if self.transports[match.platform].push_private:
+                return Reply(done)
+            # On-demand platforms (Discord) update the private hand in the reply itself.
+            seat = await self._seat_of(match, player_id) or seat
+            rack = await self._rack_message(match, game.from_json(match.snapshot), seat)
+            return Reply(done, message=rack)
+
+    def _call_refusal(self, match: Match, state: dict[str, Any], seat: int, lang: str) -> Reply | None:
+        """Why a Tunj! call cannot be made now, or None. A call with no claim open locks that seat's calls
+        until the mover's next move (rules/tunj.md, "Calling Tunj")."""
+        game = engine.get(match.game)
+        if presenter.shown_turn(match, state) == seat:
+            return Reply(t(lang, "call.own_turn"), alert=True)
+        if self._no_call.get((match.id, seat)) == match.version:
+            return Reply(t(lang, "call.wait"), alert=True)
+        if game.to_move(state) != seat:  # no claim is open for this seat to call
+            self._no_call[(match.id, seat)] = match.version
+            return Reply(t(lang, "call.none"), alert=True)
+        return None
+
+    async def _pick(self, match_id: int, player_id: int, lang: str, version: int, key: str | None) -> Reply:
+        async with self._locks[match_id]:
+            match = await self.store.get_match(match_id)
+            if match is None or match.status != "active" or version != match.version:
+                return Reply(t(lang, "err.stale"), alert=True)
+            seat = await self._seat_of(match, player_id)
+            if seat is None:
+                return Reply(t(lang, "err.not_your_seat"), alert=True)
+            game = engine.get(match.game)
+            state = game.from_json(match.snapshot)
+            if game.to_move(state) != seat.seat:
+                return Reply(t(lang, "err.not_your_turn"), alert=True)
+            if key is None:
+                self._picks.pop((match.id, seat.seat), None)
+            else:
+                self._picks[(match.id, seat.seat)] = key
+            message = await self._rack_message(match, state, seat)
+            if self.transports[match.platform].push_private:
+                await self._show_rack(match, seat, message, new=False)
+                return Reply(t(lang, "pick.choose") if key is not None else "")
+            return Reply("", message=message)
+
+    async def _commit(self, match: Match, seat: int, actor: str, move: str, state: dict[str, Any],
+                      new_state: dict[str, Any]) -> Match:
+        game = engine.get(match.game)
+        seats = await self._seats(match.id)
+        result = game.result(new_state)
+        deadline = None if result["over"] else await self._deadline_for(match, new_state, seats)
+        match = await self.store.apply_move(match.id, match.version, seat, actor, move, game.to_json(new_state),
+                                            deadline, finished_result=result if result["over"] else None)
+        recent = self._recent[match.id]
+        recent.append((seat, move, game.view(new_state, None)))
+        if len(recent) > 8:  # keep the newest, and any move the game wants seen (a Tunj claim)
+            ui = ui_for(match.game)
+            self._recent[match.id] = [entry for number, entry in enumerate(recent)
+                                      if number >= len(recent) - 8 or ui.notable(entry[1], entry[2])][-16:]
+        return match
+
+    async def _run_bots(self, match: Match) -> Match:
+        """Play every bot turn (and every seat a bot covers for an absent player) until a human is to move."""
+        game = engine.get(match.game)
+        for _ in range(MAX_BOT_MOVES):
+            if match.status != "active":
+                return match
+            state = game.from_json(match.snapshot)
+            seat_index = game.to_move(state)
+            if seat_index is None:
+                return match
+            seats = await self._seats(match.id)
+            seat = seats[seat_index]
+            if seat.is_human and not seat.away:
+                return match
+            level = seat.bot_level or "normal"
+            chooser = random.Random(f"{match.seed}:{match.version}")
+            move = decide(match.game, state, seat_index, level, chooser, slips=not seat.is_human)
+            if self.bot_delay:
+                await asyncio.sleep(self.bot_delay)
+            new_state = game.apply(state, seat_index, move)
+            match = await self._commit(match, seat_index, "bot", move, state, new_state)
+        return match
+
+    async def _back_in(self, match: Match, player_id: int, lang: str) -> Reply:
+        async with self._locks[match.id]:
+            match = await self.store.get_match(match.id) or match
+            seat = await self._seat_of(match, player_id)
+            if seat is None:
+                return Reply(t(lang, "err.not_your_seat"), alert=True)
+            if not seat.away:
+                return Reply(t(lang, "back.not_away"))
+            await self._seat_write(self.store.set_seat_flags, match.id, seat.seat, timeouts_in_a_row=0, away=False)
+            if match.status == "active":
+                game = engine.get(match.game)
+                seats = await self._seats(match.id)
+                match = await self.store.set_deadline(match.id, await self._deadline_for(
+                    match, game.from_json(match.snapshot), seats))
+                await self._refresh(match, changed_seats={seat.seat}, new_turn=False)
+            return Reply(t(lang, "back.welcome"))

@@ -1,0 +1,165 @@
+"""What every part of the service shares: the store, the clock, the transports, and the caches of seats, chats
+and players.
+
+The service is the only writer of seats, chats and players, so it keeps them in memory and drops an entry whenever it
+writes one: a button press then costs a few database round trips instead of dozens.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import logging
+import random
+import time
+from collections import defaultdict
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+from bot import presenter
+from bot.games import ui_for
+from bot.i18n import normalize, pick_language
+from bot.messages import Actor, ChatRef, OutMessage, Transport
+from storage import Store
+from storage.models import Chat, Match, Player, Seat
+
+log = logging.getLogger(__name__)
+
+
+class ServiceState:
+    def __init__(
+        self,
+        store: Store,
+        *,
+        clock: Callable[[], float] = time.time,
+        seed_source: random.Random | None = None,
+        bot_delay: float = 0.0,
+    ) -> None:
+        self.store = store
+        self.clock = clock
+        self.transports: dict[str, Transport] = {}
+        self.images: dict[str, bool] = {}
+        self._locks: dict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
+        self._picks: dict[tuple[int, int], str] = {}
+        self._recent: dict[int, presenter.Recent] = defaultdict(list)  # moves not yet shown on the table
+        self._last_turn: dict[int, int | None] = {}
+        self._notice_for: dict[int, int] = {}
+        self._seat_cache: dict[int, list[Seat]] = {}
+        self._chat_cache: dict[tuple[str, str], Chat] = {}
+        self._player_cache: dict[int, Player] = {}
+        self._players_by_account: dict[tuple[str, str], Player] = {}  # match -> seat its standing turn notice names
+        self._reachable: set[tuple[str, str]] = set()
+        self._seeds = seed_source or random.Random()
+        self.bot_delay = bot_delay
+        self._hand_sizes: dict[int, list[int] | None] = {}
+        self._no_call: dict[tuple[int, int], int] = {}  # (match, seat) -> version of a refused Tunj! call
+        self._render_pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="render")
+
+    def _fresh_seats(self) -> None:
+        """Each update starts from the database's seats (another tool may have changed them); within one update
+        the cache saves the repeated reads."""
+        self._seat_cache.clear()
+
+    async def _seats(self, match_id: int) -> list[Seat]:
+        seats = self._seat_cache.get(match_id)
+        if seats is None:
+            seats = self._seat_cache[match_id] = await self.store.seats(match_id)
+        return seats
+
+    async def _seat_write(self, write: Callable[..., Any], match_id: int, *args: Any, **kwargs: Any) -> Any:
+        self._seat_cache.pop(match_id, None)
+        try:
+            return await write(match_id, *args, **kwargs)
+        finally:
+            self._seat_cache.pop(match_id, None)
+
+    async def _chat(self, platform: str, chat_id: str) -> Chat:
+        key = (platform, str(chat_id))
+        chat = self._chat_cache.get(key)
+        if chat is None:
+            chat = self._chat_cache[key] = await self.store.get_chat(platform, chat_id)
+        return chat
+
+    async def _chat_write(self, write: Callable[..., Any], platform: str, chat_id: str, *args: Any) -> Chat:
+        self._chat_cache.pop((platform, str(chat_id)), None)
+        chat = await write(platform, chat_id, *args)
+        self._chat_cache[(platform, str(chat_id))] = chat
+        return chat
+
+    async def _player(self, player_id: int) -> Player | None:
+        player = self._player_cache.get(player_id)
+        if player is None:
+            player = await self.store.get_player(player_id)
+            if player is not None:
+                self._player_cache[player_id] = player
+        return player
+
+    async def _actor_player(self, actor: Actor) -> Player:
+        """The acting user's player row, written only when something about them changed."""
+        key = (actor.platform, str(actor.user_id))
+        known = self._players_by_account.get(key)
+        language = normalize(actor.language)
+        if known is not None and known.display_name == actor.name and (language in (None, known.client_language)) \
+                and (actor.username in (None, known.username)):
+            return self._player_cache.get(known.id, known)
+        player = await self._player_write(self.store.upsert_player, actor.platform, actor.user_id, actor.name,
+                                          client_language=language, username=actor.username)
+        self._players_by_account[key] = player
+        return player
+
+    async def _player_write(self, write: Callable[..., Any], *args: Any, **kwargs: Any) -> Player:
+        player = await write(*args, **kwargs)
+        self._player_cache[player.id] = player
+        return player
+
+    async def _chat_lang(self, chat: ChatRef) -> str:
+        record = await self._chat(chat.platform, chat.chat_id)
+        return pick_language(record.language)
+
+    async def _lang_for(self, actor: Actor, chat: ChatRef, player_language: str | None) -> str:
+        """The language of a reply to this user: their choice, else their app's, else the chat's."""
+        if player_language:
+            return pick_language(player_language)
+        if normalize(actor.language):
+            return pick_language(actor.language)
+        return await self._chat_lang(chat)
+
+    async def _player_lang(self, match: Match, seat: Seat) -> str:
+        """The language of a seat's private messages: the player's choice, else the chat's."""
+        player = await self._player(seat.player_id) if seat.player_id else None
+        chat_lang = await self._chat_lang(ChatRef(match.platform, match.chat_id))
+        if player is None:
+            return chat_lang
+        return pick_language(player.language, player.client_language, chat_lang)
+
+    async def _seat_of(self, match: Match, player_id: int) -> Seat | None:
+        for seat in await self._seats(match.id):
+            if seat.player_id == player_id:
+                return seat
+        return None
+
+    async def _chat_match(self, chat: ChatRef, player_id: int) -> Match | None:
+        if not chat.private:
+            return await self.store.lobby_or_active_match(chat.platform, chat.chat_id)
+        return await self.store.player_active_match(chat.platform, player_id)
+
+    def _keep_pick_after_move(self, match: Match, seat: int) -> None:
+        kept = ui_for(match.game).pick_after_move(self._picks.pop((match.id, seat), None))
+        if kept is not None:
+            self._picks[(match.id, seat)] = kept
+
+    def _forget(self, match_id: int) -> None:
+        for key in [key for key in self._no_call if key[0] == match_id]:
+            del self._no_call[key]
+        self._recent.pop(match_id, None)
+        self._last_turn.pop(match_id, None)
+        self._hand_sizes.pop(match_id, None)
+        self._notice_for.pop(match_id, None)
+        for key in [key for key in self._picks if key[0] == match_id]:
+            del self._picks[key]
+
+    async def _render(self, build: Callable[..., OutMessage], *args: Any) -> OutMessage:
+        """Build a message with its picture on the render thread: the event loop keeps answering other chats
+        meanwhile, and one thread means Pillow's font objects are never used by two threads at once."""
+        return await asyncio.get_running_loop().run_in_executor(self._render_pool, functools.partial(build, *args))

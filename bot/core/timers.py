@@ -1,0 +1,129 @@
+"""Turn timers: when a turn times out, playing for the absent seat, marking a player away, `/timer`."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+from typing import Any
+
+import engine
+from bot.core.state import ServiceState
+from bot.games import ui_for
+from bot.i18n import t, tn
+from bot.messages import Actor, ChatRef, OutMessage, Reply, Unreachable
+from engine.bots import decide
+from storage.errors import StaleVersion
+from storage.models import Match, Seat
+
+log = logging.getLogger(__name__)
+
+AWAY_AFTER_TIMEOUTS = 2
+
+
+class Timers(ServiceState):
+    async def tick(self) -> int:
+        """Play for every seat whose turn timer has run out; returns how many timeouts fired."""
+        self._fresh_seats()
+        fired = 0
+        for match_id, version in await self.store.due_timers(self.clock()):
+            fired += await self._timeout(match_id, version)
+        return fired
+
+    async def run_timers(self, interval: float = 1.0) -> None:
+        """The production timer loop (tests call `tick` with a controlled clock instead)."""
+        while True:
+            try:
+                await self.tick()
+            except Exception:  # a bad match must not stop every other table's timers
+                log.exception("timer tick failed")
+            await asyncio.sleep(interval)
+
+    async def _cmd_timer(self, actor: Actor, chat: ChatRef, player_id: int, lang: str, args: list[str]) -> Reply:
+        """`/timer SECONDS` (admins): this chat's turn timer; 0 switches it off, `default` gives each game's own."""
+        if chat.private:
+            return Reply(t(lang, "err.group_only"))
+        if not actor.is_admin:
+            return Reply(t(lang, "err.admin_only"))
+        choice = args[0].lower() if args else ""
+        if choice == "default":
+            await self._chat_write(self.store.set_chat_defaults, chat.platform, chat.chat_id, {"turn_timer": None})
+            return Reply(t(lang, "timer.default"))
+        if not choice.isdigit() or not (int(choice) == 0 or 10 <= int(choice) <= 3600):
+            return Reply(t(lang, "timer.usage"))
+        await self._chat_write(self.store.set_chat_defaults, chat.platform, chat.chat_id, {"turn_timer": int(choice)})
+        return Reply(t(lang, "timer.off") if int(choice) == 0 else tn(lang, "timer.set", int(choice)))
+
+    async def _deadline_for(self, match: Match, state: dict[str, Any], seats: list[Seat]) -> float | None:
+        seat = engine.get(match.game).to_move(state)
+        if seat is None:
+            return None
+        if not seats[seat].is_human or seats[seat].away:
+            # A bot seat never waits; but a window the rules time (a Tunj claim) still needs its deadline.
+            if ui_for(match.game).forced_timeout_move(engine.get(match.game).view(state, None)) is None:
+                return None
+        chat = await self._chat(match.platform, match.chat_id)
+        game = engine.get(match.game)
+        seconds = ui_for(match.game).timer_seconds(game.view(state, None), match.options, chat.turn_timer)
+        return self.clock() + seconds if seconds else None
+
+    async def _timeout(self, match_id: int, seen_version: int) -> int:
+        async with self._locks[match_id]:
+            match = await self.store.get_match(match_id)
+            if match is None or match.status != "active" or match.version != seen_version:
+                return 0
+            if match.deadline is None or match.deadline > self.clock():
+                return 0
+            game = engine.get(match.game)
+            state = game.from_json(match.snapshot)
+            seat_index = game.to_move(state)
+            if seat_index is None:
+                return 0
+            seats = await self._seats(match.id)
+            seat = seats[seat_index]
+            self._keep_pick_after_move(match, seat_index)
+            forced = ui_for(match.game).forced_timeout_move(game.view(state, None))
+            move = forced or decide(match.game, state, seat_index, "normal",
+                                    random.Random(f"{match.seed}:{match.version}"), slips=False)
+            new_state = game.apply(state, seat_index, move)
+            try:
+                match = await self._commit(match, seat_index, "timer", move, state, new_state)
+            except StaleVersion:
+                return 0
+            if forced is not None:  # a rules window closing is nobody's absence
+                match = await self._run_bots(match)
+                await self._refresh(match, changed_seats={seat_index}, new_turn=True)
+                return 1
+            timeouts = seat.timeouts_in_a_row + 1
+            away = timeouts >= AWAY_AFTER_TIMEOUTS
+            await self._seat_write(self.store.set_seat_flags, match.id, seat_index, timeouts_in_a_row=timeouts,
+                                   away=away or seat.away)
+            if seat.is_human:
+                await self._notify_player(match, seat, "timer.played" if not away else "timer.away",
+                                          move=move)
+            if away and match.status == "active":
+                # The absent player's seat is now bot-played: its next turns should not wait for a timer.
+                new_deadline = await self._deadline_for(match, game.from_json(match.snapshot),
+                                                        await self._seats(match.id))
+                match = await self.store.set_deadline(match.id, new_deadline)
+            match = await self._run_bots(match)
+            await self._refresh(match, changed_seats={seat_index}, new_turn=True)
+            return 1
+
+    async def _notify_player(self, match: Match, seat: Seat, key: str, **values: Any) -> None:
+        transport = self.transports[match.platform]
+        player = await self._player(seat.player_id) if seat.player_id else None
+        if player is None:
+            return
+        lang = await self._player_lang(match, seat)
+        values = {**values, "move": ui_for(match.game).describe_move(values.get("move", ""), lang)}
+        text = t(lang, key, **values)
+        target = player.user_id if transport.push_private else match.chat_id
+        mention = None
+        if not transport.push_private:
+            text = t(lang, "mention", user=player.user_id) + " " + text
+            mention = player.user_id
+        try:
+            await transport.send(target, OutMessage(text, mention=mention))
+        except Unreachable:
+            log.info("could not tell player %s about %s", player.id, key)
