@@ -50,10 +50,21 @@ def encode(op: str, match_id: int, *args: object) -> str:
     return text
 
 
+MAX_DIGITS = 18  # any id or version of ours fits in a signed 64-bit integer
+
+
+def number(text: str) -> int:
+    """A numeric field: ASCII digits only. `str.isdigit()` also accepts '²' or Arabic-Indic digits, which `int()`
+    then refuses or reads differently; no button of ours carries them, so they are forged."""
+    if not (0 < len(text) <= MAX_DIGITS) or not text.isascii() or not text.isdigit():
+        raise BadAction(f"not a number: {text!r}")
+    return int(text)
+
+
 def decode(text: str | None) -> Action:
-    if not text or len(text.encode()) > MAX_BYTES:
+    if not text or len(text.encode("utf-8", "surrogatepass")) > MAX_BYTES:
         raise BadAction("empty or oversized action")
     parts = text.split(":")
-    if len(parts) < 2 or parts[0] not in OPS or not parts[1].isdigit():
+    if len(parts) < 2 or parts[0] not in OPS:
         raise BadAction(f"unknown action {text!r}")
-    return Action(parts[0], int(parts[1]), tuple(parts[2:]))
+    return Action(parts[0], number(parts[1]), tuple(parts[2:]))

@@ -46,7 +46,8 @@ class ConsoleTransport:
         self.private_shown = 0  # private messages printed so far (a command that printed one needs no reply)
 
     async def send(self, chat_id: str, message: OutMessage) -> str:
-        self._print(chat_id, message)
+        if not message.ping:  # the rack printed just above already says whose turn it is
+            self._print(chat_id, message)
         return str(next(self._ids))
 
     async def edit(self, chat_id: str, message_id: str, message: OutMessage) -> None:
@@ -221,6 +222,6 @@ def _printer(transport: ConsoleTransport) -> Callable[[Reply], None]:
         if reply.message is not None:
             transport._print(YOU, reply.message)
         if reply.text:
-            print(("⚠ " if reply.alert else "» ") + reply.text, file=transport.out, flush=True)
+            print(("⚠ " if reply.is_error else "» ") + reply.text, file=transport.out, flush=True)
 
     return say

@@ -32,15 +32,32 @@ class OutMessage:
     keyboard: Keyboard = field(default_factory=list)
     alt: str = ""
     mention: str | None = None  # user id to mention/notify (Discord turn notice)
+    ping: bool = False  # only a notification that the turn came (the rack above it is edited silently)
+
+
+ERROR = "error"
+INFO = "info"
 
 
 @dataclass(frozen=True)
 class Reply:
-    """The answer to one user's action, shown to that user only (alert, toast or ephemeral message)."""
+    """The answer to one user's action, shown to that user only (alert, toast or ephemeral message).
+
+    `kind` says what the text is, `alert` only how loudly it is shown: a score table is information shown in a
+    box the user dismisses (alert=True, kind INFO); only kind ERROR is ever styled as an error ("⚠️" on Discord).
+    Without a kind, an alert is an error (the refusals) and anything else information.
+    `private`: the text depends on hidden information (a typed move's refusal): never show it in a group.
+    """
 
     text: str
     alert: bool = False
     message: OutMessage | None = None  # a private message body (Discord ephemeral hand; console)
+    kind: str = ""
+    private: bool = False
+
+    @property
+    def is_error(self) -> bool:
+        return self.kind == ERROR or (not self.kind and self.alert)
 
 
 @dataclass(frozen=True)
@@ -61,7 +78,16 @@ class ChatRef:
 
 
 class Unreachable(Exception):
-    """The platform refused to deliver to a user's private chat (they never opened one with the bot)."""
+    """The platform refused to deliver to a chat: a user's private chat they never opened with the bot, or a group
+    where the bot may not post (no permission, removed)."""
+
+
+class Busy(Exception):
+    """The platform asked us to slow down (HTTP 429 after its client's own retries): try again after `retry_after`."""
+
+    def __init__(self, retry_after: float, detail: str = "") -> None:
+        super().__init__(detail or f"retry after {retry_after} s")
+        self.retry_after = retry_after
 
 
 class MessageGone(Exception):
@@ -73,6 +99,9 @@ class Transport(Protocol):
 
     platform: str
     push_private: bool  # True: racks are pushed to private chats; False: shown on demand (Discord ephemerals)
+    # How often a group's table may be edited (the platform's per-chat limit); None: as often as moves come.
+    # Optional: the service reads it with getattr, so a transport without it is not paced.
+    group_edits_per_minute: float | None
 
     async def send(self, chat_id: str, message: OutMessage) -> str:
         """Send; return the platform's message id. Raise Unreachable for a private chat the bot may not open."""

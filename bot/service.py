@@ -42,12 +42,22 @@ class Service(Lobby, Play, Timers, Delivery, Standings):
         self.transports[transport.platform] = transport
         self.images[transport.platform] = images
 
-    async def command(self, actor: Actor, chat: ChatRef, name: str, args: list[str] | None = None) -> Reply:
-        """A text command (`/new`, `/join`, ...) from `actor` in `chat`."""
+    async def command(self, actor: Actor, chat: ChatRef, name: str, args: list[str] | None = None, *,
+                      deliver: bool = True) -> Reply:
+        """A text command (`/new`, `/join`, ...) from `actor` in `chat`.
+
+        The reply comes from what was stored; the screens others see are delivered afterwards — here, before
+        returning, unless `deliver=False`: then the caller answers the user first and calls `deliver()` itself
+        (the adapters do, so a press is answered before any table edit waits in a rate limiter)."""
         if actor.platform != chat.platform:  # players are per platform: never act on another platform's chat
             return Reply(t(pick_language(actor.language), "err.bad_button"), alert=True)
+        reply = await self._command(actor, chat, name, args or [])
+        if deliver:
+            await self.deliver()
+        return reply
+
+    async def _command(self, actor: Actor, chat: ChatRef, name: str, args: list[str]) -> Reply:
         self._fresh_seats()
-        args = args or []
         player = await self._actor_player(actor)
         lang = await self._lang_for(actor, chat, player.language)
         handler = {
@@ -63,10 +73,16 @@ class Service(Lobby, Play, Timers, Delivery, Standings):
         except IllegalMove as error:
             return Reply(t(lang, "err.illegal", reason=refusal(lang, error)), alert=True)
 
-    async def press(self, actor: Actor, chat: ChatRef, data: str | None) -> Reply:
-        """A button press carrying an action code from `bot.callbacks`."""
+    async def press(self, actor: Actor, chat: ChatRef, data: str | None, *, deliver: bool = True) -> Reply:
+        """A button press carrying an action code from `bot.callbacks`; `deliver` as for `command`."""
         if actor.platform != chat.platform:
             return Reply(t(pick_language(actor.language), "err.bad_button"), alert=True)
+        reply = await self._press(actor, chat, data)
+        if deliver:
+            await self.deliver()
+        return reply
+
+    async def _press(self, actor: Actor, chat: ChatRef, data: str | None) -> Reply:
         self._fresh_seats()
         player = await self._actor_player(actor)
         lang = await self._lang_for(actor, chat, player.language)
@@ -75,8 +91,10 @@ class Service(Lobby, Play, Timers, Delivery, Standings):
         except callbacks.BadAction:
             return Reply(t(lang, "err.bad_button"), alert=True)
         if action.op == "n":
-            game_id = action.args[0] if action.args else ""
-            return await self._open_table(actor, chat, player.id, lang, game_id, {})
+            # Only the game picker posted in a group carries this code: anywhere else (a private chat) it is forged.
+            if chat.private or action.match_id != 0 or len(action.args) != 1:
+                return Reply(t(lang, "err.bad_button"), alert=True)
+            return await self._open_table(actor, chat, player.id, lang, action.args[0], {})
         match = await self.store.get_match(action.match_id)
         if match is None or match.platform != actor.platform:
             return Reply(t(lang, "err.bad_button"), alert=True)
@@ -97,26 +115,35 @@ class Service(Lobby, Play, Timers, Delivery, Standings):
             return await self._back_in(match, player_id, lang)
         if op == "t":
             return await self._human_move(match.id, player_id, lang, call=True)
-        if len(action.args) < 1 or not action.args[0].isdigit():
+        try:
+            version = callbacks.number(action.args[0]) if action.args else -1
+            index = callbacks.number(action.args[1]) if op == "m" and len(action.args) >= 3 else -1
+        except callbacks.BadAction:
             return Reply(t(lang, "err.bad_button"), alert=True)
-        version = int(action.args[0])
+        if version < 0:
+            return Reply(t(lang, "err.bad_button"), alert=True)
         if op == "m":
-            if len(action.args) < 3 or not action.args[1].isdigit():
+            if index < 0:
                 return Reply(t(lang, "err.bad_button"), alert=True)
-            return await self._human_move(match.id, player_id, lang, version=version, index=int(action.args[1]),
+            return await self._human_move(match.id, player_id, lang, version=version, index=index,
                                           tag=action.args[2])
-        if op in ("p", "k"):
-            return await self._pick(match.id, player_id, lang, version, action.args[1] if op == "p" and
-                                    len(action.args) > 1 else None)
+        if op == "p" and len(action.args) == 2:
+            return await self._pick(match.id, player_id, lang, version, action.args[1])
+        if op == "k" and len(action.args) == 1:
+            return await self._pick(match.id, player_id, lang, version, None)
         return Reply(t(lang, "err.bad_button"), alert=True)
 
     async def resume(self) -> None:
-        """After a restart: let bots finish any turn they owe, and bring every table message up to date."""
+        """After a restart: let bots finish any turn they owe, then deliver what the pending-delivery marks say
+        some screen has not shown yet. Screens already showing the latest state are left alone (no new pings)."""
         self._fresh_seats()
         for match in await self.store.active_matches():
             async with self._locks[match.id]:
-                match = await self._run_bots(match)
-                await self._refresh(match, changed_seats=None, new_turn=False)
+                after = await self._run_bots(match)
+            if after.version != match.version:
+                self._schedule(after, changed_seats=None, new_turn=True)
+        await self._resume_deliveries()
+        await self.deliver()
 
     async def warm_up(self) -> None:
         """Prepare the pictures of every playable game on the render thread before the first player arrives."""

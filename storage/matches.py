@@ -100,6 +100,21 @@ class MatchOps(StatsOps):
             )
         return [Match.from_row(row) for row in rows]
 
+    async def undelivered_matches(self) -> list[Match]:
+        """Matches in play or just finished whose latest version some screen has not shown yet (oldest first)."""
+        async with self.transaction(write=False) as db:
+            rows = await self._all(
+                db, """SELECT * FROM matches WHERE status IN ('active', 'finished')
+                       AND (delivered_version IS NULL OR delivered_version < version) ORDER BY id""")
+        return [Match.from_row(row) for row in rows]
+
+    async def mark_delivered(self, match_id: int, version: int) -> None:
+        """Every screen shows `version` (or later): clear the pending-delivery mark up to it, never backwards."""
+        async with self.transaction() as db:
+            await db.execute(
+                """UPDATE matches SET delivered_version = ?2
+                   WHERE id = ?1 AND (delivered_version IS NULL OR delivered_version < ?2)""", (match_id, version))
+
     async def set_match_options(self, match_id: int, options: dict[str, Any], mode: str | None = None) -> Match:
         """Replace a lobby's options (and mode, if given) before the game starts."""
         async with self.transaction() as db:

@@ -145,6 +145,19 @@ MIGRATIONS: tuple[Migration, ...] = (
             "CREATE INDEX matches_due ON matches (deadline) WHERE status = 'active' AND deadline IS NOT NULL",
         ),
     ),
+    Migration(
+        4,
+        "a pending-delivery mark: the version whose screens every player has been shown",
+        (
+            # A match whose version is above this still owes someone a screen (a rack, the table, a turn notice):
+            # the move is stored, so the delivery resumes after a restart or crash. NULL: nothing delivered yet.
+            "ALTER TABLE matches ADD COLUMN delivered_version INTEGER",
+            # Matches over before this migration have nothing left to show.
+            "UPDATE matches SET delivered_version = version WHERE status IN ('finished', 'cancelled')",
+            """CREATE INDEX matches_undelivered ON matches (id) WHERE status IN ('active', 'finished')
+                AND (delivered_version IS NULL OR delivered_version < version)""",
+        ),
+    ),
 )
 
 _BOOKKEEPING = """CREATE TABLE IF NOT EXISTS schema_version (

@@ -79,6 +79,7 @@ class Match:
     updated: float
     finished: float | None
     result: dict[str, Any] | None
+    delivered_version: int | None = None  # screens shown up to this version; below `version`: a delivery is owed
 
     @property
     def is_open(self) -> bool:
@@ -91,7 +92,7 @@ class Match:
             status=row["status"], seed=row["seed"], snapshot=loads(row["snapshot"]), version=row["version"],
             platform=row["platform"], chat_id=row["chat_id"], creator_id=row["creator_id"],
             deadline=row["deadline"], created=row["created"], updated=row["updated"],
-            finished=row["finished"], result=loads(row["result"]),
+            finished=row["finished"], result=loads(row["result"]), delivered_version=row["delivered_version"],
         )
 
 

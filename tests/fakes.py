@@ -40,7 +40,9 @@ async def force_layout(store: Store, match_id: int, layout: dict[str, Any]) -> M
     game = engine.get(match.game)
     state = game.new(len(await store.seats(match_id)), match.options, layout=layout)
     async with store.transaction() as db:
-        await db.execute("UPDATE matches SET snapshot = ? WHERE id = ?", (dumps(game.to_json(state)), match_id))
+        # The screens no longer show this deal: clear the pending-delivery mark so `resume()` delivers it.
+        await db.execute("UPDATE matches SET snapshot = ?, delivered_version = NULL WHERE id = ?",
+                         (dumps(game.to_json(state)), match_id))
     return await store.get_match(match_id)
 
 
@@ -92,9 +94,13 @@ class FakeTransport:
         return f"https://example.invalid/start?{payload}"
 
     def latest(self, chat_id: str) -> OutMessage:
-        """The newest message shown in a chat (by id), as it reads now."""
-        ids = [int(mid) for (chat, mid) in self.current if chat == chat_id]
+        """The newest message shown in a chat (by id), as it reads now; turn pings (text under the rack that only
+        makes the phone ring) are skipped."""
+        ids = [int(mid) for (chat, mid), message in self.current.items() if chat == chat_id and not message.ping]
         return self.current[(chat_id, str(max(ids)))]
+
+    def pings(self, chat_id: str) -> list[OutMessage]:
+        return [shown.message for shown in self.sent if shown.chat_id == chat_id and shown.message.ping]
 
     def buttons(self, chat_id: str) -> list:
         return [b for row in self.latest(chat_id).keyboard for b in row if b.data]

@@ -345,8 +345,11 @@ class Bot:
     """One running adapter on a `FakeTelegram`: the real Application, Service and Store, fed updates by hand."""
 
     def __init__(self, server: FakeTelegram, store: Any, *, clock: Callable[[], float] | None = None,
-                 seed: int = 1, images: bool = True) -> None:
-        """`seed` fixes every deal the service makes; `clock` (a `Clock` unless given) is the only time it reads."""
+                 seed: int = 1, images: bool = True, pacing: bool = False, limiter: Any = None) -> None:
+        """`seed` fixes every deal the service makes; `clock` (a `Clock` unless given) is the only time it reads.
+        `pacing`: keep Telegram's ~20 table edits a minute per group (driven by `clock` and `Service.tick`);
+        without it the table is edited after every move, as a test playing at machine speed wants to read it.
+        `limiter`: another PTB rate limiter (e.g. one that lets a 429 through at once)."""
         import random
 
         from bot.service import Service
@@ -356,7 +359,10 @@ class Bot:
         self.store = store
         self.service = Service(store, clock=clock or Clock(), seed_source=random.Random(seed))
         self.request = RecordingRequest(server)
-        self.adapter = TelegramAdapter.for_tests(self.service, make_settings(), self.request, images=images)
+        self.adapter = TelegramAdapter.for_tests(self.service, make_settings(), self.request, images=images,
+                                                 **({"rate_limiter": limiter} if limiter is not None else {}))
+        if not pacing:
+            self.adapter.transport.group_edits_per_minute = None
 
     @property
     def bot(self) -> Any:

@@ -1,84 +1,286 @@
-"""Showing a match: the table in the group, racks in private chats, turn notices; edits in place."""
+"""Showing a match: racks in private chats, the table and turn notices in the group — after the move is stored.
+
+A stored move is a fact, so nothing here may un-tell it: a move only *schedules* a delivery (`_schedule`), and the
+delivery runs after the presser was answered (`deliver`), retries what the platform refused with backoff (honouring
+`Busy.retry_after`), and resumes after a restart from the pending-delivery mark in storage (`delivered_version`).
+Order matters: the rack of the player to move first, then the other racks and the turn notice, the table last.
+The table of a group is edited at most `Transport.group_edits_per_minute` times a minute: moves in between are
+coalesced, the newest state wins (Telegram allows about 20 messages a minute in a group).
+"""
 
 from __future__ import annotations
 
+import asyncio
 import logging
+from dataclasses import dataclass, field
 from typing import Any
 
 import engine
 from bot import presenter
 from bot.core.state import ServiceState
-from bot.i18n import t
-from bot.messages import Actor, ChatRef, MessageGone, OutMessage, Reply, Unreachable
+from bot.i18n import game_name, t
+from bot.messages import Actor, Busy, ChatRef, MessageGone, OutMessage, Reply, Unreachable
 from storage.models import Match, Seat
 
 log = logging.getLogger(__name__)
 
+RETRY_CAP = 60.0  # seconds: the longest wait between two attempts, unless the platform asks for longer
+MAX_ATTEMPTS = 10  # then the delivery waits for the match's next move (or the next start) to try again
+
+
+@dataclass
+class Due:
+    """What a match still owes its screens."""
+
+    seats: set[int] | None = field(default_factory=set)  # racks to redraw; None: every human's
+    turn: bool = False  # the turn moved on: tell the player now to move (a ping / a turn notice)
+    table: bool = False
+    movers: set[int] = field(default_factory=set)  # seats that moved since the last delivery
+    ready: bool = False  # a complete change is scheduled (not just the first moves of a bot chain)
+    retry_at: float = 0.0  # after a refusal: not before this time
+    table_after: float = 0.0  # the group's table may be edited again from this time (coalescing)
+    attempts: int = 0
+    missing: set[int] = field(default_factory=set)  # seats whose rack / notice the platform refused last time
+
+    def merge(self, other: Due) -> None:
+        self.seats = None if self.seats is None or other.seats is None else self.seats | other.seats
+        self.turn |= other.turn
+        self.table |= other.table
+        self.movers |= other.movers
+        self.ready |= other.ready
+        self.missing |= other.missing
+        self.retry_at = max(self.retry_at, other.retry_at)
+        self.table_after = max(self.table_after, other.table_after)
+        self.attempts = max(self.attempts, other.attempts)
+
+    @property
+    def empty(self) -> bool:
+        return self.seats == set() and not self.table and not self.turn
+
+    def due_at(self, now: float) -> bool:
+        """Whether a pass should run now: never before a retry time; a table-only remainder waits for its slot,
+        but racks and notices never wait behind the group's table."""
+        if not self.ready or self.retry_at > now:
+            return False
+        return self.seats != set() or self.turn or (self.table and self.table_after <= now)
+
 
 class Delivery(ServiceState):
-    async def _refresh(self, match: Match, changed_seats: set[int] | None, new_turn: bool) -> None:
-        """Edit the table message; update racks: a new message for the human now to move (so their phone
-        rings), an edit for every other human whose rack changed."""
+    # ------------------------------------------------------------------------------------------------ scheduling
+    def _schedule(self, match: Match, changed_seats: set[int] | None, new_turn: bool, table: bool = True) -> None:
+        """Owe `match`'s screens its current state: the racks of `changed_seats` (None: all), the table, and a
+        ping when the turn moved. Called under the match lock, right after the commit; delivers nothing itself."""
+        due = self._due.setdefault(match.id, Due())
+        due.merge(Due(seats=None if changed_seats is None else set(changed_seats), turn=new_turn, table=table,
+                      ready=True))
+
+    def _moved(self, match_id: int, seat: int) -> None:
+        self._due.setdefault(match_id, Due()).movers.add(seat)
+
+    def rack_missing(self, match_id: int, seat: int) -> bool:
+        """Whether the platform refused this seat's rack (or turn notice) at the last attempt: a timeout then is
+        not the player's absence."""
+        due = self._due.get(match_id)
+        return due is not None and seat in due.missing
+
+    async def deliver(self) -> None:
+        """Run every delivery whose time has come (each match in its own task, so a slow group holds up no other)."""
+        now = self.clock()
+        ready = [match_id for match_id, due in self._due.items()
+                 if due.due_at(now) and match_id not in self._delivering]
+        if ready:
+            await asyncio.gather(*(self._deliver_match(match_id) for match_id in ready))
+
+    async def settle(self) -> None:
+        """Wait until no delivery is running (tests and shutdown; deferred table edits stay scheduled)."""
+        while self._delivering:
+            await asyncio.sleep(0)
+        await self.deliver()
+        while self._delivering:
+            await asyncio.sleep(0)
+
+    async def _resume_deliveries(self) -> None:
+        """After a restart: every match with the pending mark owes all its screens (its racks, table, notice)."""
+        for match in await self.store.undelivered_matches():
+            if match.platform in self.transports:
+                self._schedule(match, None, new_turn=True)
+
+    # ------------------------------------------------------------------------------------------------ one match
+    async def _deliver_match(self, match_id: int) -> None:
+        if match_id in self._delivering:
+            return
+        self._delivering.add(match_id)
+        try:
+            while True:
+                due = self._due.get(match_id)
+                if due is None or not due.due_at(self.clock()):
+                    return
+                del self._due[match_id]  # what is scheduled from now on is the next pass's work
+                match = await self.store.get_match(match_id)
+                if match is None or match.snapshot is None or match.platform not in self.transports:
+                    return
+                left = await self._deliver_pass(match, due)
+                if left.empty:
+                    await self.store.mark_delivered(match.id, match.version)
+                    continue
+                newer = self._due.get(match_id)
+                if newer is not None:
+                    left.merge(newer)
+                self._due[match_id] = left
+                if not left.due_at(self.clock()):
+                    return
+        except Exception:  # never let one match's delivery take the caller (a press, the timer loop) down
+            log.exception("delivery of match %s failed", match_id)
+        finally:
+            self._delivering.discard(match_id)
+
+    async def _deliver_pass(self, match: Match, work: Due) -> Due:
+        """Show `match` as it is now; return what is left (with its retry time)."""
         game = engine.get(match.game)
         state = game.from_json(match.snapshot)
-        seats = await self._seats(match.id)
+        seats = await self.store.seats(match.id)
         transport = self.transports[match.platform]
-        chat_lang = await self._chat_lang(ChatRef(match.platform, match.chat_id))
-        recent = self._recent.pop(match.id, [])
-        table = await self._render(presenter.table, match, state, seats, chat_lang, recent,
-                                   self.images[match.platform])
-        await self._show(match, "table", None, match.chat_id, table)
-        if not transport.push_private:
-            await self._turn_notice(match, state, seats, chat_lang, recent)
-            return
-        turn = presenter.shown_turn(match, state)
+        turn = presenter.shown_turn(match, state) if match.status == "active" else None
+        left = Due(seats=set(), ready=True, attempts=work.attempts)
+        errors: list[BaseException] = []
+        if transport.push_private:
+            await self._deliver_racks(match, state, seats, turn, work, left, errors)
+        else:
+            try:
+                await self._turn_notice(match, state, seats, work)
+            except Exception as error:
+                errors.append(error)
+                left.turn = True
+                if turn is not None:
+                    left.missing.add(turn)
+        if work.table:
+            if work.table_after > self.clock():
+                left.table, left.table_after = True, work.table_after
+            else:
+                await self._deliver_table(match, state, seats, left, errors)
+        if errors:
+            left.attempts += 1
+            retry_after = max((e.retry_after for e in errors if isinstance(e, Busy)), default=0.0)
+            delay = max(retry_after, min(RETRY_CAP, 2.0 ** (left.attempts - 1)))
+            log.warning("match %s: delivery attempt %d failed (%s); retrying in %.0f s", match.id, left.attempts,
+                        "; ".join(f"{type(e).__name__}: {e}" for e in errors), delay)
+            if left.attempts >= MAX_ATTEMPTS:
+                log.error("match %s: giving up delivering version %s for now", match.id, match.version)
+                return Due(seats=None, turn=left.turn, table=True, missing=left.missing)  # not ready: waits
+            left.retry_at = max(left.retry_at, self.clock() + delay)
+        if left.empty:
+            left.missing = set()
+        return left
+
+    async def _deliver_racks(self, match: Match, state: dict[str, Any], seats: list[Seat], turn: int | None,
+                             work: Due, left: Due, errors: list[BaseException]) -> None:
+        """Racks, the player to move first. The rack is one message per match, edited in place; when the turn
+        comes to a human (or comes back after another human played), a short ping is sent so their phone rings
+        — an edit notifies nobody on Telegram — and the previous ping is deleted."""
+        game = engine.get(match.game)
         previous_hands = self._hand_sizes.get(match.id)
         sizes = game.view(state, None).get("hand_sizes")
-        for seat in seats:
-            if not seat.is_human:
-                continue
+        others_played = any(mover != turn and seats[mover].is_human for mover in work.movers if mover < len(seats))
+        for seat in sorted((s for s in seats if s.is_human), key=lambda s: s.seat != turn):
             is_turn = seat.seat == turn and not seat.away
-            # A new message (the phone rings) when the turn comes to this seat, or comes back after another
-            # human played; after instant bot replies or within one player's chain of moves, an edit is enough.
-            others_played = any(s != turn and seats[s].is_human for s, _, _ in recent)
-            turn_began = is_turn and new_turn and (self._last_turn.get(match.id, -1) != turn or others_played)
+            ping = is_turn and work.turn and (self._last_turn.get(match.id, -1) != turn or others_played)
             redealt = previous_hands is not None and sizes is not None and sizes[seat.seat] > previous_hands[
                 seat.seat]
-            touched = changed_seats is None or seat.seat in changed_seats or redealt or match.status != "active"
+            touched = work.seats is None or seat.seat in work.seats or redealt or match.status != "active"
             if not (is_turn or touched):
                 continue
-            message = await self._rack_message(match, state, seat)
-            await self._show_rack(match, seat, message, new=turn_began)
+            player = await self._player(seat.player_id) if seat.player_id else None
+            if player is None:
+                continue
+            try:
+                message = await self._rack_message(match, state, seat)
+                await self._show(match, "rack", seat.seat, player.user_id, message)
+                if ping:
+                    await self._ping(match, seat, player.user_id)
+            except Unreachable:  # they never opened (or closed) the private chat: nothing a retry would change
+                log.info("rack for player %s could not be delivered", player.id)
+            except Exception as error:
+                errors.append(error)
+                assert left.seats is not None
+                left.seats.add(seat.seat)
+                left.turn |= ping
+                left.movers |= work.movers
+                left.missing.add(seat.seat)
         self._hand_sizes[match.id] = sizes
-        self._last_turn[match.id] = turn
+        if not left.turn:
+            self._last_turn[match.id] = turn
 
-    async def _turn_notice(self, match: Match, state: dict[str, Any], seats: list[Seat], lang: str,
-                           recent: presenter.Recent) -> None:
-        """On platforms without pushed racks, one short mention of the player to move, replaced each turn —
-        and left in place while the same player stays to move with no other human playing meanwhile."""
-        transport = self.transports[match.platform]
-        turn = presenter.shown_turn(match, state)
-        old = await self.store.get_message(match.platform, "notice", match_id=match.id)
-        others_played = any(seat != turn and seats[seat].is_human for seat, _, _ in recent)
-        if old is not None and turn is not None and self._notice_for.get(match.id) == turn and not others_played \
-                and not seats[turn].away:
+    async def _deliver_table(self, match: Match, state: dict[str, Any], seats: list[Seat], left: Due,
+                             errors: list[BaseException]) -> None:
+        key = (match.platform, match.chat_id)
+        per_minute = getattr(self.transports[match.platform], "group_edits_per_minute", None)
+        interval = 60.0 / per_minute if per_minute else 0.0
+        wait = self._table_at.get(key, float("-inf")) + interval - self.clock()
+        if wait > 0 and match.status == "active":  # coalesced: the newest state goes out when the group may see it
+            left.table = True
+            left.table_after = self.clock() + wait
             return
-        self._notice_for.pop(match.id, None)
+        chat_lang = await self._chat_lang(ChatRef(match.platform, match.chat_id))
+        recent = list(self._recent.get(match.id, []))
+        try:
+            table = await self._render(presenter.table, match, state, seats, chat_lang, recent,
+                                       self.images[match.platform])
+            await self._show(match, "table", None, match.chat_id, table)
+        except Exception as error:
+            errors.append(error)
+            left.table = True
+            return
+        self._table_at[key] = self.clock()
+        shown = {id(entry) for entry in recent}
+        remaining = [entry for entry in self._recent.get(match.id, []) if id(entry) not in shown]
+        if remaining:
+            self._recent[match.id] = remaining
+        else:
+            self._recent.pop(match.id, None)
+
+    async def _ping(self, match: Match, seat: Seat, user_id: str) -> None:
+        """A short text in the private chat that makes the phone ring; the previous one is deleted first."""
+        transport = self.transports[match.platform]
+        old = await self.store.get_message(match.platform, "ping", match_id=match.id, seat=seat.seat)
         if old is not None:
             try:
                 await transport.delete(old.chat_id, old.message_id)
             except MessageGone:
                 pass
             await self.store.delete_message(old.id)
-        if turn is None or not seats[turn].is_human or seats[turn].away:
+        lang = await self._player_lang(match, seat)
+        text = t(lang, "ping.turn", game=game_name(lang, match.game))
+        message_id = await transport.send(user_id, OutMessage(text, ping=True))
+        await self.store.save_message(match.platform, user_id, message_id, "ping", match_id=match.id, seat=seat.seat)
+
+    async def _turn_notice(self, match: Match, state: dict[str, Any], seats: list[Seat], work: Due) -> None:
+        """On platforms without pushed racks, one short mention of the player to move, replaced each turn —
+        and left in place while the same player stays to move with no other human playing meanwhile. The notice
+        remembers its seat in storage, so a restart does not ping the same player again."""
+        transport = self.transports[match.platform]
+        turn = presenter.shown_turn(match, state) if match.status == "active" else None
+        notices = [m for m in await self.store.messages_for_match(match.id) if m.kind == "notice"]
+        others_played = any(seat != turn and seat < len(seats) and seats[seat].is_human for seat in work.movers)
+        wanted = turn is not None and seats[turn].is_human and not seats[turn].away
+        if wanted and len(notices) == 1 and notices[0].seat == turn and not others_played:
             return
+        for old in notices:
+            try:
+                await transport.delete(old.chat_id, old.message_id)
+            except MessageGone:
+                pass
+            await self.store.delete_message(old.id)
+        if not wanted:
+            return
+        assert turn is not None
         player = await self._player(seats[turn].player_id)
         if player is None:
             return
+        lang = await self._chat_lang(ChatRef(match.platform, match.chat_id))
         text = t(lang, "notice.turn", user=t(lang, "mention", user=player.user_id))
         message_id = await transport.send(match.chat_id, OutMessage(text, mention=player.user_id))
-        await self.store.save_message(match.platform, match.chat_id, message_id, "notice", match_id=match.id)
-        self._notice_for[match.id] = turn
+        await self.store.save_message(match.platform, match.chat_id, message_id, "notice", match_id=match.id,
+                                      seat=turn)
 
     async def _rack_message(self, match: Match, state: dict[str, Any], seat: Seat) -> OutMessage:
         seats = await self._seats(match.id)
@@ -86,15 +288,6 @@ class Delivery(ServiceState):
         pick = self._picks.get((match.id, seat.seat))
         return await self._render(presenter.rack, match, state, seat, seats, lang, pick,
                                   self.images[match.platform])
-
-    async def _show_rack(self, match: Match, seat: Seat, message: OutMessage, new: bool) -> None:
-        player = await self._player(seat.player_id) if seat.player_id else None
-        if player is None:
-            return
-        try:
-            await self._show(match, "rack", seat.seat, player.user_id, message, new=new)
-        except Unreachable:
-            log.info("rack for player %s could not be delivered", player.id)
 
     async def _cmd_hand(self, actor: Actor, chat: ChatRef, player_id: int, lang: str, args: list[str]) -> Reply:
         match = await self._chat_match(chat, player_id)
@@ -133,6 +326,11 @@ class Delivery(ServiceState):
                 pass
         message_id = await transport.send(chat_id, message)
         await self.store.save_message(match.platform, chat_id, message_id, kind, match_id=match.id, seat=seat)
+        if new and old is not None and old.chat_id == str(chat_id):  # one live message per slot: the old one goes
+            try:
+                await transport.delete(old.chat_id, old.message_id)
+            except Exception as error:  # the new one is out; an old one left behind is only clutter
+                log.info("could not delete the previous %s message: %s", kind, error)
 
     async def _send(self, platform: str, chat_id: str, message: OutMessage) -> str:
         return await self.transports[platform].send(chat_id, message)

@@ -10,7 +10,7 @@ from bot import presenter, rules
 from bot.core.state import ServiceState
 from bot.games import playable_games, ui_for
 from bot.i18n import LANGUAGES, game_name, pick_language, refusal, t, tn
-from bot.messages import Actor, Button, ChatRef, OutMessage, Reply, Unreachable
+from bot.messages import INFO, Actor, Button, ChatRef, OutMessage, Reply, Unreachable
 from engine.bots import levels as bot_levels
 from storage.errors import TableBusy
 from storage.models import Match, Seat
@@ -200,7 +200,7 @@ class Lobby(ServiceState):
             await self._send(match.platform, match.chat_id, OutMessage(
                 t(chat_lang, "lobby.need_private", names=", ".join(s.display_name or "?" for s in missing)),
                 keyboard=keyboard))
-            return Reply(t(lang, "lobby.waiting_private"), alert=True)
+            return Reply(t(lang, "lobby.waiting_private"), alert=True, kind=INFO)
         try:
             state = game.new(len(seats), match.options, seed=match.seed)
         except ValueError as error:  # e.g. a variant for another number of players
@@ -209,7 +209,7 @@ class Lobby(ServiceState):
         match = await self._seat_write(self.store.start_match, match.id, game.to_json(state), deadline)
         await self._show(match, "lobby", None, match.chat_id, presenter.lobby(match, seats, chat_lang))
         match = await self._run_bots(match)
-        await self._refresh(match, changed_seats=None, new_turn=True)
+        self._schedule(match, changed_seats=None, new_turn=True)
         return Reply(t(lang, "lobby.started"))
 
     async def _unreachable_humans(self, match: Match, seats: list[Seat]) -> list[Seat]:

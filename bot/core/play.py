@@ -5,14 +5,16 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+from dataclasses import replace
 from typing import Any
 
 import engine
 from bot import presenter
 from bot.core.state import ServiceState
 from bot.games import ui_for
-from bot.i18n import You, t
-from bot.messages import Actor, ChatRef, Reply
+from bot.i18n import You, refusal, t
+from bot.messages import ERROR, Actor, ChatRef, Reply
+from engine import IllegalMove
 from engine.bots import decide
 from storage.errors import StaleVersion
 from storage.models import Match
@@ -29,7 +31,12 @@ class Play(ServiceState):
             return Reply(t(lang, "err.no_game"))
         if not args:
             return Reply(t(lang, "err.move_syntax"))
-        return await self._human_move(match.id, player_id, lang, text=" ".join(args))
+        try:
+            reply = await self._human_move(match.id, player_id, lang, text=" ".join(args))
+        except IllegalMove as error:
+            reply = Reply(t(lang, "err.illegal", reason=refusal(lang, error)), alert=True, kind=ERROR)
+        # "not in your hand" vs "not on the table" tells what the typer holds: in a group, only they may read it.
+        return replace(reply, private=not chat.private)
 
     async def _cmd_back(self, actor: Actor, chat: ChatRef, player_id: int, lang: str, args: list[str]) -> Reply:
         match = await self._chat_match(chat, player_id)
@@ -79,7 +86,7 @@ class Play(ServiceState):
                 await self._seat_write(self.store.set_seat_flags, match.id, seat.seat, timeouts_in_a_row=0)
             self._keep_pick_after_move(match, seat.seat)
             match = await self._run_bots(match)
-            await self._refresh(match, changed_seats={seat.seat}, new_turn=True)
+            self._schedule(match, changed_seats={seat.seat}, new_turn=True)
             done = t(lang, "move.done", move=presenter.describe_move(match.game, move, lang, game.view(new_state, None),
                                                                      You("")))
             if self.transports[match.platform].push_private:
@@ -114,15 +121,18 @@ class Play(ServiceState):
             state = game.from_json(match.snapshot)
             if game.to_move(state) != seat.seat:
                 return Reply(t(lang, "err.not_your_turn"), alert=True)
+            if key is not None and key not in self._offered_picks(match, state, seat.seat,
+                                                                  await self._player_lang(match, seat)):
+                return Reply(t(lang, "err.bad_button"), alert=True)
             if key is None:
                 self._picks.pop((match.id, seat.seat), None)
             else:
                 self._picks[(match.id, seat.seat)] = key
-            message = await self._rack_message(match, state, seat)
             if self.transports[match.platform].push_private:
-                await self._show_rack(match, seat, message, new=False)
+                # The rack is redrawn by the delivery, after this answer: the player's own screen, not the table.
+                self._schedule(match, changed_seats={seat.seat}, new_turn=False, table=False)
                 return Reply(t(lang, "pick.choose") if key is not None else "")
-            return Reply("", message=message)
+            return Reply("", message=await self._rack_message(match, state, seat))
 
     async def _commit(self, match: Match, seat: int, actor: str, move: str, state: dict[str, Any],
                       new_state: dict[str, Any]) -> Match:
@@ -132,6 +142,7 @@ class Play(ServiceState):
         deadline = None if result["over"] else await self._deadline_for(match, new_state, seats)
         match = await self.store.apply_move(match.id, match.version, seat, actor, move, game.to_json(new_state),
                                             deadline, finished_result=result if result["over"] else None)
+        self._moved(match.id, seat)
         recent = self._recent[match.id]
         recent.append((seat, move, game.view(new_state, None)))
         if len(recent) > 8:  # keep the newest, and any move the game wants seen (a Tunj claim)
@@ -177,5 +188,14 @@ class Play(ServiceState):
                 seats = await self._seats(match.id)
                 match = await self.store.set_deadline(match.id, await self._deadline_for(
                     match, game.from_json(match.snapshot), seats))
-                await self._refresh(match, changed_seats={seat.seat}, new_turn=False)
+                self._schedule(match, changed_seats={seat.seat}, new_turn=False)
             return Reply(t(lang, "back.welcome"))
+
+    def _offered_picks(self, match: Match, state: dict[str, Any], seat: int, lang: str) -> set[str]:
+        """The picking keys the seat's rack offers now, or offered before any pick (a double tap on the first
+        step): any other key comes from a forged press (or a keyboard of another picking state)."""
+        offered: set[str] = set()
+        for pick in {self._picks.get((match.id, seat)), None}:
+            buttons = presenter.rack_buttons(match, state, seat, lang, pick)
+            offered |= {button.arg for row in buttons for button in row if button.kind == "pick"}
+        return offered

@@ -9,7 +9,7 @@ from bot import presenter
 from bot.core.state import ServiceState
 from bot.games import playable_games
 from bot.i18n import You, game_name, t, tn
-from bot.messages import Actor, ChatRef, Reply
+from bot.messages import INFO, Actor, ChatRef, Reply
 from storage.models import Match
 
 log = logging.getLogger(__name__)
@@ -58,4 +58,4 @@ class Standings(ServiceState):
             return Reply(t(lang, "err.no_game"), alert=True)
         seats = await self._seats(match.id)
         state = engine.get(match.game).from_json(match.snapshot)
-        return Reply(presenter.scores(match, state, seats, lang), alert=True)
+        return Reply(presenter.scores(match, state, seats, lang), alert=True, kind=INFO)  # a box, not an error

@@ -44,17 +44,21 @@ class ServiceState:
         self._picks: dict[tuple[int, int], str] = {}
         self._recent: dict[int, presenter.Recent] = defaultdict(list)  # moves not yet shown on the table
         self._last_turn: dict[int, int | None] = {}
-        self._notice_for: dict[int, int] = {}
         self._seat_cache: dict[int, list[Seat]] = {}
         self._chat_cache: dict[tuple[str, str], Chat] = {}
         self._player_cache: dict[int, Player] = {}
-        self._players_by_account: dict[tuple[str, str], Player] = {}  # match -> seat its standing turn notice names
+        self._players_by_account: dict[tuple[str, str], Player] = {}
         self._reachable: set[tuple[str, str]] = set()
         self._seeds = seed_source or random.Random()
         self.bot_delay = bot_delay
         self._hand_sizes: dict[int, list[int] | None] = {}
         self._no_call: dict[tuple[int, int], int] = {}  # (match, seat) -> version of a refused Tunj! call
         self._render_pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="render")
+        # Delivery (bot.core.delivery): what each match still owes its screens, which are being shown now, and when
+        # each group's table was last edited.
+        self._due: dict[int, Any] = {}
+        self._delivering: set[int] = set()
+        self._table_at: dict[tuple[str, str], float] = {}
 
     def _fresh_seats(self) -> None:
         """Each update starts from the database's seats (another tool may have changed them); within one update
@@ -155,7 +159,6 @@ class ServiceState:
         self._recent.pop(match_id, None)
         self._last_turn.pop(match_id, None)
         self._hand_sizes.pop(match_id, None)
-        self._notice_for.pop(match_id, None)
         for key in [key for key in self._picks if key[0] == match_id]:
             del self._picks[key]
 

@@ -8,10 +8,11 @@ import random
 from typing import Any
 
 import engine
+from bot import callbacks
 from bot.core.state import ServiceState
 from bot.games import ui_for
 from bot.i18n import t, tn
-from bot.messages import Actor, ChatRef, OutMessage, Reply, Unreachable
+from bot.messages import Actor, ChatRef, OutMessage, Reply
 from engine.bots import decide
 from storage.errors import StaleVersion
 from storage.models import Match, Seat
@@ -23,11 +24,13 @@ AWAY_AFTER_TIMEOUTS = 2
 
 class Timers(ServiceState):
     async def tick(self) -> int:
-        """Play for every seat whose turn timer has run out; returns how many timeouts fired."""
+        """Play for every seat whose turn timer has run out, then run the deliveries that are due (retries after a
+        refusal, coalesced table edits); returns how many timeouts fired."""
         self._fresh_seats()
         fired = 0
         for match_id, version in await self.store.due_timers(self.clock()):
             fired += await self._timeout(match_id, version)
+        await self.deliver()
         return fired
 
     async def run_timers(self, interval: float = 1.0) -> None:
@@ -48,11 +51,34 @@ class Timers(ServiceState):
         choice = args[0].lower() if args else ""
         if choice == "default":
             await self._chat_write(self.store.set_chat_defaults, chat.platform, chat.chat_id, {"turn_timer": None})
-            return Reply(t(lang, "timer.default"))
-        if not choice.isdigit() or not (int(choice) == 0 or 10 <= int(choice) <= 3600):
+            return Reply(t(lang, "timer.default") + " " + await self._retime_current_turn(chat, lang))
+        try:
+            seconds = callbacks.number(choice)
+        except callbacks.BadAction:
             return Reply(t(lang, "timer.usage"))
-        await self._chat_write(self.store.set_chat_defaults, chat.platform, chat.chat_id, {"turn_timer": int(choice)})
-        return Reply(t(lang, "timer.off") if int(choice) == 0 else tn(lang, "timer.set", int(choice)))
+        if not (seconds == 0 or 10 <= seconds <= 3600):
+            return Reply(t(lang, "timer.usage"))
+        await self._chat_write(self.store.set_chat_defaults, chat.platform, chat.chat_id, {"turn_timer": seconds})
+        said = t(lang, "timer.off") if seconds == 0 else tn(lang, "timer.set", seconds)
+        return Reply(said + " " + await self._retime_current_turn(chat, lang))
+
+    async def _retime_current_turn(self, chat: ChatRef, lang: str) -> str:
+        """A new timer applies to the turn being played: its deadline is set again from now (a fresh full turn,
+        or none). When a move lands meanwhile, the new timer starts with the next turn, and the answer says so."""
+        match = await self.store.lobby_or_active_match(chat.platform, chat.chat_id)
+        if match is None or match.status != "active":
+            return t(lang, "timer.next")
+        async with self._locks[match.id]:
+            match = await self.store.get_match(match.id) or match
+            if match.status != "active":
+                return t(lang, "timer.next")
+            game = engine.get(match.game)
+            deadline = await self._deadline_for(match, game.from_json(match.snapshot), await self._seats(match.id))
+            try:
+                await self.store.set_deadline(match.id, deadline, expected_version=match.version)
+            except StaleVersion:
+                return t(lang, "timer.next")
+        return t(lang, "timer.now")
 
     async def _deadline_for(self, match: Match, state: dict[str, Any], seats: list[Seat]) -> float | None:
         seat = engine.get(match.game).to_move(state)
@@ -81,6 +107,8 @@ class Timers(ServiceState):
                 return 0
             seats = await self._seats(match.id)
             seat = seats[seat_index]
+            # A player whose rack (or turn notice) the platform refused could not have played: not their absence.
+            unseen = self.rack_missing(match.id, seat_index)
             self._keep_pick_after_move(match, seat_index)
             forced = ui_for(match.game).forced_timeout_move(game.view(state, None))
             move = forced or decide(match.game, state, seat_index, "normal",
@@ -90,9 +118,9 @@ class Timers(ServiceState):
                 match = await self._commit(match, seat_index, "timer", move, state, new_state)
             except StaleVersion:
                 return 0
-            if forced is not None:  # a rules window closing is nobody's absence
+            if forced is not None or unseen:  # a rules window closing is nobody's absence
                 match = await self._run_bots(match)
-                await self._refresh(match, changed_seats={seat_index}, new_turn=True)
+                self._schedule(match, changed_seats={seat_index}, new_turn=True)
                 return 1
             timeouts = seat.timeouts_in_a_row + 1
             away = timeouts >= AWAY_AFTER_TIMEOUTS
@@ -107,7 +135,7 @@ class Timers(ServiceState):
                                                         await self._seats(match.id))
                 match = await self.store.set_deadline(match.id, new_deadline)
             match = await self._run_bots(match)
-            await self._refresh(match, changed_seats={seat_index}, new_turn=True)
+            self._schedule(match, changed_seats={seat_index}, new_turn=True)
             return 1
 
     async def _notify_player(self, match: Match, seat: Seat, key: str, **values: Any) -> None:
@@ -125,5 +153,5 @@ class Timers(ServiceState):
             mention = player.user_id
         try:
             await transport.send(target, OutMessage(text, mention=mention))
-        except Unreachable:
-            log.info("could not tell player %s about %s", player.id, key)
+        except Exception as error:  # a courtesy message: the move it reports is stored and will be shown anyway
+            log.info("could not tell player %s about %s: %s", player.id, key, error)

@@ -18,7 +18,7 @@ import discord
 from bot import callbacks
 from bot.discord_adapter.transport import HAND_FILE, PLATFORM, render
 from bot.i18n import pick_language, t
-from bot.messages import Actor, ChatRef, OutMessage, Reply
+from bot.messages import ERROR, Actor, ChatRef, OutMessage, Reply
 from bot.service import Service
 
 log = logging.getLogger(__name__)
@@ -60,8 +60,9 @@ class InteractionHandler:
         if not await self._defer(interaction, ephemeral=True):
             return
         reply = await self._call(interaction, self.service.command(actor_of(interaction), chat_of(interaction),
-                                                                   name, args))
+                                                                   name, args, deliver=False))
         await self._answer(interaction, reply, Answer.ORIGINAL)
+        await self.service.deliver()  # the channel's table and notices, once the user has their answer
 
     async def on_press(self, interaction: discord.Interaction, code: str) -> None:
         message = interaction.message
@@ -76,8 +77,10 @@ class InteractionHandler:
             acknowledged = await self._defer(interaction, ephemeral=False)
         if not acknowledged:
             return
-        reply = await self._call(interaction, self.service.press(actor_of(interaction), chat_of(interaction), code))
+        reply = await self._call(interaction, self.service.press(actor_of(interaction), chat_of(interaction), code,
+                                                                 deliver=False))
         await self._answer(interaction, reply, mode)
+        await self.service.deliver()
 
     # ------------------------------------------------------------------------------------------ steps
     async def _defer(self, interaction: discord.Interaction, *, ephemeral: bool) -> bool:
@@ -101,10 +104,10 @@ class InteractionHandler:
             return await call
         except Exception:  # the user still gets an answer; the error goes to the log
             log.exception("service failed on interaction %s", interaction.id)
-            return Reply(t(pick_language(str(interaction.locale)), "dc.error"), alert=True)
+            return Reply(t(pick_language(str(interaction.locale)), "dc.error"), alert=True, kind=ERROR)
 
     async def _answer(self, interaction: discord.Interaction, reply: Reply, mode: Answer) -> None:
-        text = ("⚠️ " + reply.text) if reply.alert and reply.text else reply.text
+        text = ("⚠️ " + reply.text) if reply.is_error and reply.text else reply.text  # never on information
         try:
             if reply.message is not None:
                 if mode is Answer.FOLLOWUP or not await self._edit_original(interaction, text, reply.message):

@@ -75,6 +75,7 @@ class DiscordTransport:
 
     platform = PLATFORM
     push_private = False  # hands are shown on demand in ephemeral messages
+    group_edits_per_minute: float | None = None  # discord.py waits out each route's rate-limit bucket itself
 
     def __init__(self, client: discord.Client) -> None:
         self.client = client

@@ -83,7 +83,8 @@ class TelegramAdapter:
     def for_tests(cls, service: Service, settings: Settings, request: BaseRequest,
                   get_updates_request: BaseRequest | None = None, **options: Any) -> TelegramAdapter:
         """One recording request for both API calls and getUpdates; never throttled, still retrying RetryAfter."""
-        limiter = AIORateLimiter(overall_max_rate=0, group_max_rate=0, max_retries=MAX_RETRIES)
+        limiter = options.pop("rate_limiter", None) or AIORateLimiter(overall_max_rate=0, group_max_rate=0,
+                                                                      max_retries=MAX_RETRIES)
         return cls(service, settings, request=request, get_updates_request=get_updates_request or request,
                    rate_limiter=limiter, **options)
 

@@ -16,7 +16,7 @@ from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
 from bot.i18n import pick_language, t
-from bot.messages import Actor, ChatRef, Reply, Unreachable
+from bot.messages import ERROR, Actor, ChatRef, OutMessage, Reply, Unreachable
 from bot.service import Service
 from bot.telegram_adapter import commands
 from bot.telegram_adapter.transport import ALERT_LIMIT, PLATFORM, TEXT_LIMIT, TelegramTransport, clip
@@ -84,11 +84,23 @@ class Handlers:
         try:
             is_admin = parsed.name in commands.ADMIN_COMMANDS and await self.admins.is_admin(context, chat, user)
             args = self._stats_target(message, parsed) if parsed.name == "stats" else parsed.args
-            reply = await self.service.command(actor_for(user, is_admin), chat_ref(chat), parsed.name, args)
+            reply = await self.service.command(actor_for(user, is_admin), chat_ref(chat), parsed.name, args,
+                                               deliver=False)
         except Exception:
             log.exception("command /%s from %s in %s failed", parsed.name, user.id, chat.id)
-            reply = Reply(t(pick_language(user.language_code), "err.generic"))
+            reply = Reply(t(pick_language(user.language_code), "err.generic"), kind=ERROR)
+        if parsed.name in commands.SECRET_COMMANDS and not private:
+            await self._delete_typed(context, chat, message.message_id)
         await self._answer_command(context, chat, message.message_id, user, reply)
+        await self.service.deliver()  # the screens others see, after the user has their answer
+
+    @staticmethod
+    async def _delete_typed(context: ContextTypes.DEFAULT_TYPE, chat: Chat, message_id: int) -> None:
+        """A typed move names cards: take it out of the group where the bot may delete messages."""
+        try:
+            await context.bot.delete_message(chat.id, message_id)
+        except TelegramError as error:  # not an administrator with the right to delete: the text stays
+            log.info("could not delete a typed command in %s: %s", chat.id, error)
 
     @staticmethod
     def _stats_target(message: Message, parsed: commands.ParsedCommand) -> list[str]:
@@ -105,7 +117,9 @@ class Handlers:
     async def _answer_command(self, context: ContextTypes.DEFAULT_TYPE, chat: Chat, message_id: int, user: User,
                               reply: Reply) -> None:
         try:
-            if reply.text:
+            if reply.text and reply.private and chat.type != ChatType.PRIVATE:
+                await self._answer_privately(context, chat, user, reply)
+            elif reply.text:
                 quote = None if chat.type == ChatType.PRIVATE else ReplyParameters(
                     message_id, allow_sending_without_reply=True)
                 await context.bot.send_message(chat.id, clip(reply.text, TEXT_LIMIT), reply_parameters=quote)
@@ -113,6 +127,18 @@ class Handlers:
                 await self.transport.send(str(user.id), reply.message)
         except (TelegramError, Unreachable):
             log.warning("could not answer a command in chat %s", chat.id, exc_info=True)
+
+    async def _answer_privately(self, context: ContextTypes.DEFAULT_TYPE, chat: Chat, user: User,
+                                reply: Reply) -> None:
+        """An answer that depends on the user's hidden cards goes to their private chat; the group learns at most
+        that a typed move was refused (never why), and only when the private chat is closed to the bot."""
+        try:
+            await self.transport.send(str(user.id), OutMessage(reply.text))
+        except Unreachable:
+            if reply.is_error:
+                lang = pick_language(user.language_code)
+                name = user.full_name or user.username or str(user.id)
+                await context.bot.send_message(chat.id, clip(t(lang, "move.refused_public", user=name), TEXT_LIMIT))
 
     # ------------------------------------------------------------------------------------------------- buttons
     async def on_press(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -127,11 +153,12 @@ class Handlers:
             data = query.data or ""
             is_admin = chat is not None and data.split(":", 1)[0] == "x" and await self.admins.is_admin(
                 context, chat, user)
-            reply = await self.service.press(actor_for(user, is_admin), ref, data)
+            reply = await self.service.press(actor_for(user, is_admin), ref, data, deliver=False)
         except Exception:
             log.exception("button %r from %s failed", query.data, user.id)
             reply = Reply(t(lang, "err.generic"), alert=True)
         await self._answer_press(context, query, user, lang, reply)
+        await self.service.deliver()  # the callback is answered: now the racks and the table
 
     async def _answer_press(self, context: ContextTypes.DEFAULT_TYPE, query: CallbackQuery, user: User, lang: str,
                             reply: Reply) -> None:

@@ -1,8 +1,9 @@
 """The service's `Transport` on Telegram: OutMessages become sendPhoto/sendMessage/editMessageMedia/... calls.
 
 It translates and never decides: which message to send or edit is the service's choice. Telegram's refusals are
-mapped to the two exceptions the service understands: a private chat the bot may not write to -> `Unreachable`;
-a message that can no longer be edited (deleted, too old, photo <-> text) -> `MessageGone`.
+mapped to the exceptions the service understands: a chat the bot may not write to (a private chat never opened, a
+group where it has no right to post or was removed) -> `Unreachable`; a message that can no longer be edited
+(deleted, too old, photo <-> text) -> `MessageGone`; a 429 that outlived the rate limiter's retries -> `Busy`.
 """
 
 from __future__ import annotations
@@ -10,9 +11,9 @@ from __future__ import annotations
 import logging
 
 from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, InputMediaPhoto
-from telegram.error import BadRequest, Forbidden
+from telegram.error import BadRequest, Forbidden, RetryAfter
 
-from bot.messages import Keyboard, MessageGone, OutMessage, Unreachable
+from bot.messages import Busy, Keyboard, MessageGone, OutMessage, Unreachable
 
 log = logging.getLogger(__name__)
 
@@ -20,6 +21,13 @@ PLATFORM = "telegram"
 CAPTION_LIMIT = 1024
 TEXT_LIMIT = 4096
 ALERT_LIMIT = 200  # answerCallbackQuery text
+GROUP_EDITS_PER_MINUTE = 20.0  # Telegram: about 20 messages a minute in one group
+NO_RIGHTS = ("not enough rights", "have no rights", "chat_write_forbidden", "need administrator rights")
+
+
+def retry_seconds(error: RetryAfter) -> float:
+    value = error.retry_after
+    return float(value.total_seconds()) if hasattr(value, "total_seconds") else float(value)
 
 
 def clip(text: str, limit: int) -> str:
@@ -61,6 +69,7 @@ def _chat(chat_id: str) -> int | str:
 class TelegramTransport:
     platform = PLATFORM
     push_private = True
+    group_edits_per_minute: float | None = GROUP_EDITS_PER_MINUTE
 
     def __init__(self, bot: Bot) -> None:
         self.bot = bot
@@ -78,13 +87,14 @@ class TelegramTransport:
                     chat_id=_chat(chat_id), text=clip(message.text, TEXT_LIMIT), reply_markup=reply_markup
                 )
         except Forbidden as error:
-            if is_private(chat_id):
-                raise Unreachable(str(error)) from error
-            raise
+            raise Unreachable(str(error)) from error
         except BadRequest as error:
-            if is_private(chat_id) and "chat not found" in error.message.lower():
+            text = error.message.lower()
+            if (is_private(chat_id) and "chat not found" in text) or any(words in text for words in NO_RIGHTS):
                 raise Unreachable(str(error)) from error
             raise
+        except RetryAfter as error:
+            raise Busy(retry_seconds(error), str(error)) from error
         return str(sent.message_id)
 
     async def edit(self, chat_id: str, message_id: str, message: OutMessage) -> None:
@@ -110,12 +120,16 @@ class TelegramTransport:
             if is_private(chat_id):
                 raise Unreachable(str(error)) from error
             raise MessageGone(str(error)) from error
+        except RetryAfter as error:
+            raise Busy(retry_seconds(error), str(error)) from error
 
     async def delete(self, chat_id: str, message_id: str) -> None:
         try:
             await self.bot.delete_message(chat_id=_chat(chat_id), message_id=int(message_id))
         except (BadRequest, Forbidden) as error:
             raise MessageGone(str(error)) from error
+        except RetryAfter as error:
+            raise Busy(retry_seconds(error), str(error)) from error
 
     def deep_link(self, payload: str) -> str | None:
         try:
