@@ -69,9 +69,14 @@ def game_picker(lang: str, games: list[str]) -> OutMessage:
     return OutMessage(t(lang, "new.pick"), keyboard=buttons)
 
 
-def lobby(match: Match, seats: list[Seat], lang: str) -> OutMessage:
+def lobby(match: Match, seats: list[Seat], lang: str, ready: frozenset[int] | None = None) -> OutMessage:
+    """The lobby; `ready` (platforms that push cards to private chats): the seats whose private chat is open,
+    marked so everyone sees who still has to press the link."""
     game = engine.get(match.game)
     names = seat_names(seats, lang)
+    if ready is not None and match.status == "lobby":
+        names = [f"{name} {t(lang, 'lobby.ready_mark')}" if seat.is_human and seat.seat in ready else name
+                 for seat, name in zip(seats, names, strict=True)]
     lines = [
         t(lang, "lobby.title", game=game_name(lang, match.game)),
         option_text(match.game, effective_options(match, len(seats)), lang),

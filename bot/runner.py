@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+import signal
 from typing import Protocol
 
 from bot.config import Settings
@@ -35,24 +37,49 @@ def build_adapters(service: Service, settings: Settings) -> list[Adapter]:
 
 
 async def run_platforms(settings: Settings) -> None:
+    """Run until SIGTERM or SIGINT (or Ctrl-C), then stop in order: no new updates, in-flight updates and
+    deliveries finish, the HTTP sessions and the database close. A clean stop returns normally (exit code 0)."""
     store = await Store.open(settings.database_url)
     service = Service(store)
     adapters = build_adapters(service, settings)
     started: list[Adapter] = []
+    stopping = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    handled = []
+    for number in (signal.SIGTERM, signal.SIGINT):
+        try:
+            loop.add_signal_handler(number, stopping.set)
+            handled.append(number)
+        except (NotImplementedError, RuntimeError):  # not the main thread, or a platform without signals
+            pass
+    timers: asyncio.Task[None] | None = None
     try:
         await service.warm_up()
         for adapter in adapters:
-            await adapter.start()
+            # Counted before it starts: an adapter that fails half-way (a bad token after its HTTP session opened)
+            # is stopped too, so nothing is left unclosed.
             started.append(adapter)
+            await adapter.start()
         await service.resume()
         log.info("Majlis is running on %d platform(s); Ctrl-C stops it", len(started))
-        await service.run_timers()
+        timers = asyncio.create_task(service.run_timers(), name="timers")
+        stop = asyncio.create_task(stopping.wait(), name="stop-signal")
+        await asyncio.wait({timers, stop}, return_when=asyncio.FIRST_COMPLETED)
+        stop.cancel()
+        log.info("stopping")
     except asyncio.CancelledError:
         pass
     finally:
+        for number in handled:
+            loop.remove_signal_handler(number)
+        service.stop_timers()
+        if timers is not None:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await timers
         for adapter in reversed(started):
             try:
                 await adapter.stop()
             except Exception:
                 log.exception("stopping %s failed", type(adapter).__name__)
+        await service.close()
         await store.close()

@@ -145,6 +145,13 @@ class Service(Lobby, Play, Timers, Delivery, Standings):
         await self._resume_deliveries()
         await self.deliver()
 
+    async def close(self) -> None:
+        """Shutting down: stop the timer loop after its tick, let running deliveries finish, free the render
+        thread. The store is the caller's to close (after this)."""
+        self.stop_timers()
+        await self.settle()
+        self._render_pool.shutdown(wait=True)
+
     async def warm_up(self) -> None:
         """Prepare the pictures of every playable game on the render thread before the first player arrives."""
         await asyncio.get_running_loop().run_in_executor(self._render_pool, renderers.warm, playable_games())

@@ -103,6 +103,8 @@ class FakeDiscord:
         self.commands: dict[str, list[dict[str, Any]]] = {}
         self.users: dict[str, str] = {}  # interaction token -> id of the user who interacted
         self.fail_original: tuple[int, int, str] | None = None  # the next PATCH @original fails like this
+        # REST errors to answer: [method, path regex, status, times left]; e.g. a 503 on the table's edit
+        self.failures: list[list[Any]] = []
         self.watch: Callable[[Call], Awaitable[None]] | None = None  # told of each message created or edited
         self._ids = itertools.count(1_100_000_000_000_000_000)
         self._seq = itertools.count()
@@ -222,6 +224,11 @@ class FakeDiscord:
 
     def _http(self, call: Call) -> Any:
         method, path = call.method, call.path
+        for failure in self.failures:
+            if failure[3] > 0 and failure[0] == method and re.fullmatch(failure[1], path):
+                failure[3] -= 1
+                self._raise(call, failure[2], 0, {403: "Missing Permissions", 503: "Service Unavailable"}.get(
+                    failure[2], "error"))
         if (method, path) == ("GET", "/users/@me"):
             return BOT_USER
         if (method, path) == ("GET", "/oauth2/applications/@me"):
@@ -378,7 +385,8 @@ class FakeDiscord:
     def _raise(self, call: Call, status: int, code: int, text: str) -> None:
         call.status = status
         response = SimpleNamespace(status=status, reason=text)
-        error_type = {403: discord.Forbidden, 404: discord.NotFound}.get(status, discord.HTTPException)
+        error_type = {403: discord.Forbidden, 404: discord.NotFound}.get(
+            status, discord.DiscordServerError if status >= 500 else discord.HTTPException)
         raise error_type(response, {"code": code, "message": text})  # type: ignore[arg-type]
 
 

@@ -91,6 +91,21 @@ class StoredMessage:
 
 
 @dataclass
+class Failure:
+    """An error the server answers `times` times to `method` (in `chat_id`, when given)."""
+
+    method: str
+    status: int
+    description: str
+    chat_id: str | None = None
+    times: int = 1
+    retry_after: int | None = None
+
+    def matches(self, method: str, chat_id: str | None) -> bool:
+        return self.times > 0 and method == self.method and self.chat_id in (None, chat_id)
+
+
+@dataclass
 class FakeTelegram:
     """The server side: survives an application restart when handed to a second RecordingRequest."""
 
@@ -99,6 +114,7 @@ class FakeTelegram:
     blocked: set[str] = field(default_factory=set)  # private chats whose user never opened the bot
     admins: set[str] = field(default_factory=set)  # user ids that are administrators of the group
     retry_once: dict[str, int] = field(default_factory=dict)  # method -> retry_after seconds, answered once
+    failures: list[Failure] = field(default_factory=list)  # errors to answer, in order, each `times` times
     on_call: Callable[[Call], Awaitable[None]] | None = None
     polled: asyncio.Event = field(default_factory=asyncio.Event)  # set by the first getUpdates
     open_polls: int = 0  # long polls waiting right now
@@ -186,6 +202,14 @@ class FakeTelegram:
             return 429, {"ok": False, "error_code": 429, "description": f"Too Many Requests: retry after {seconds}",
                          "parameters": {"retry_after": seconds}}
         chat = call.chat_id
+        failure = next((f for f in self.failures if f.matches(method, chat)), None)
+        if failure is not None:
+            failure.times -= 1
+            call.status = failure.status
+            body: dict[str, Any] = {"ok": False, "error_code": failure.status, "description": failure.description}
+            if failure.retry_after is not None:
+                body["parameters"] = {"retry_after": failure.retry_after}
+            return failure.status, body
         if chat is not None and chat in self.blocked:
             call.status = 403
             return 403, {"ok": False, "error_code": 403, "description": CANT_INITIATE}

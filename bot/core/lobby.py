@@ -6,11 +6,11 @@ import logging
 from typing import Any
 
 import engine
-from bot import presenter, rules
+from bot import callbacks, presenter, rules
 from bot.core.state import ServiceState
 from bot.games import playable_games, ui_for
 from bot.i18n import LANGUAGES, game_name, pick_language, refusal, t, tn
-from bot.messages import INFO, Actor, Button, ChatRef, OutMessage, Reply, Unreachable
+from bot.messages import ERROR, INFO, Actor, Button, ChatRef, OutMessage, Reply, Unreachable
 from engine.bots import levels as bot_levels
 from storage.errors import TableBusy
 from storage.models import Match, Seat
@@ -57,8 +57,11 @@ class Lobby(ServiceState):
             if existing is not None:
                 return Reply(t(lang, "err.table_open"))
             chat_lang = await self._chat_lang(chat)
-            await self._send(chat.platform, chat.chat_id, presenter.game_picker(chat_lang, games))
-            return Reply(t(lang, "new.picker_sent"))
+            try:
+                await self._send(chat.platform, chat.chat_id, presenter.game_picker(chat_lang, games))
+            except Unreachable:
+                return Reply(t(lang, "err.cannot_post"), alert=True, kind=ERROR)
+            return Reply("")  # the picker is the one message the group sees
         game_id = args[0].lower()
         options: dict[str, Any] = {}
         for word in args[1:]:
@@ -66,7 +69,8 @@ class Lobby(ServiceState):
             if not sep:
                 return Reply(t(lang, "err.option_syntax"))
             options[key.lower()] = value.lower()
-        return await self._open_table(actor, chat, player_id, lang, game_id, options)
+        reply = await self._open_table(actor, chat, player_id, lang, game_id, options)
+        return reply if reply.is_error else Reply("")  # the lobby just posted is the one group message
 
     async def _open_table(
         self, actor: Actor, chat: ChatRef, player_id: int, lang: str, game_id: str, options: dict[str, Any]
@@ -88,7 +92,13 @@ class Lobby(ServiceState):
         except TableBusy:
             return Reply(t(lang, "err.table_open"), alert=True)
         await self._seat_write(self.store.add_seat, match.id, player_id=player_id)
-        await self._show_lobby(match)
+        try:
+            await self._show_lobby(match)
+        except Unreachable:
+            # The bot may not post here (no right to send messages, removed): a lobby nobody can see must not
+            # hold the chat's one open table.
+            await self.store.cancel_match(match.id)
+            return Reply(t(lang, "err.cannot_post"), alert=True, kind=ERROR)
         return Reply(t(lang, "lobby.created", game=game_name(lang, game_id)))
 
     async def _lobby_command(self, op: str, actor: Actor, chat: ChatRef, player_id: int, lang: str,
@@ -107,8 +117,22 @@ class Lobby(ServiceState):
     async def _cmd_start(self, actor: Actor, chat: ChatRef, player_id: int, lang: str, args: list[str]) -> Reply:
         if chat.private:
             self._reachable.add((actor.platform, actor.user_id))
-            return Reply(t(lang, "dm.welcome"))
+            return await self._private_chat_opened(player_id, lang, args)
         return await self._lobby_command("s", actor, chat, player_id, lang, args)
+
+    async def _private_chat_opened(self, player_id: int, lang: str, args: list[str]) -> Reply:
+        """`/start m<match>` from the lobby's deep link: the player is ready; their lobby shows it at once."""
+        payload = args[0] if args else ""
+        try:
+            match_id = callbacks.number(payload[1:]) if payload.startswith("m") else 0
+        except callbacks.BadAction:
+            match_id = 0
+        match = await self.store.get_match(match_id) if match_id else None
+        if match is None or await self._seat_of(match, player_id) is None or not match.is_open:
+            return Reply(t(lang, "dm.welcome"))
+        if match.status == "lobby":
+            await self._show_lobby(match)
+        return Reply(t(lang, "dm.ready", game=game_name(lang, match.game)))
 
     async def _cmd_cancel(self, actor: Actor, chat: ChatRef, player_id: int, lang: str, args: list[str]) -> Reply:
         return await self._lobby_command("x", actor, chat, player_id, lang, args)
@@ -235,4 +259,16 @@ class Lobby(ServiceState):
     async def _show_lobby(self, match: Match) -> None:
         seats = await self._seats(match.id)
         lang = await self._chat_lang(ChatRef(match.platform, match.chat_id))
-        await self._show(match, "lobby", None, match.chat_id, presenter.lobby(match, seats, lang))
+        await self._show(match, "lobby", None, match.chat_id, presenter.lobby(match, seats, lang,
+                                                                               await self._ready_seats(match, seats)))
+
+    async def _ready_seats(self, match: Match, seats: list[Seat]) -> frozenset[int] | None:
+        """Seats whose player has opened the private chat (where cards are pushed); None where none is needed."""
+        if not self.transports[match.platform].push_private:
+            return None
+        ready = set()
+        for seat in seats:
+            player = await self._player(seat.player_id) if seat.player_id else None
+            if player is not None and (player.platform, player.user_id) in self._reachable:
+                ready.add(seat.seat)
+        return frozenset(ready)

@@ -34,13 +34,23 @@ class Timers(ServiceState):
         return fired
 
     async def run_timers(self, interval: float = 1.0) -> None:
-        """The production timer loop (tests call `tick` with a controlled clock instead)."""
-        while True:
+        """The production timer loop (tests call `tick` with a controlled clock instead). `stop_timers` ends it
+        between two ticks, so a tick's transactions are never cut in half."""
+        self._stop_timers = asyncio.Event()
+        while not self._stop_timers.is_set():
             try:
                 await self.tick()
             except Exception:  # a bad match must not stop every other table's timers
                 log.exception("timer tick failed")
-            await asyncio.sleep(interval)
+            try:
+                await asyncio.wait_for(self._stop_timers.wait(), interval)
+            except TimeoutError:
+                pass
+
+    def stop_timers(self) -> None:
+        stop = getattr(self, "_stop_timers", None)
+        if stop is not None:
+            stop.set()
 
     async def _cmd_timer(self, actor: Actor, chat: ChatRef, player_id: int, lang: str, args: list[str]) -> Reply:
         """`/timer SECONDS` (admins): this chat's turn timer; 0 switches it off, `default` gives each game's own."""

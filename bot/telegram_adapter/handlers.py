@@ -12,7 +12,7 @@ from collections.abc import Callable
 
 from telegram import CallbackQuery, Chat, Message, ReplyParameters, Update, User
 from telegram.constants import ChatMemberStatus, ChatType
-from telegram.error import TelegramError
+from telegram.error import BadRequest, Forbidden, TelegramError
 from telegram.ext import ContextTypes
 
 from bot.i18n import pick_language, t
@@ -122,7 +122,13 @@ class Handlers:
             elif reply.text:
                 quote = None if chat.type == ChatType.PRIVATE else ReplyParameters(
                     message_id, allow_sending_without_reply=True)
-                await context.bot.send_message(chat.id, clip(reply.text, TEXT_LIMIT), reply_parameters=quote)
+                try:
+                    await context.bot.send_message(chat.id, clip(reply.text, TEXT_LIMIT), reply_parameters=quote)
+                except (Forbidden, BadRequest):
+                    if chat.type == ChatType.PRIVATE:
+                        raise
+                    # The group refuses the bot's messages (e.g. "I cannot post here"): say it privately.
+                    await self.transport.send(str(user.id), OutMessage(reply.text))
             if reply.message is not None:  # never expected on Telegram (racks are pushed); keep it private anyway
                 await self.transport.send(str(user.id), reply.message)
         except (TelegramError, Unreachable):
