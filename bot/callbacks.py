@@ -30,6 +30,11 @@ OPS = {
 }
 
 
+# How many fields follow `op:match` in each code our buttons draw; any other count is forged.
+ARITY = {"n": 1, "o": 1, "j": 0, "l": 0, "b": 1, "r": 0, "s": 0, "x": 0, "m": 3, "p": 2, "k": 1, "t": 0, "i": 0,
+         "h": 0, "c": 0}
+
+
 @dataclass(frozen=True)
 class Action:
     op: str
@@ -68,3 +73,8 @@ def decode(text: str | None) -> Action:
     if len(parts) < 2 or parts[0] not in OPS:
         raise BadAction(f"unknown action {text!r}")
     return Action(parts[0], number(parts[1]), tuple(parts[2:]))
+
+
+def drawn(action: Action) -> bool:
+    """Whether a button of ours carries codes of this shape (the number of fields after `op:match`)."""
+    return len(action.args) == ARITY[action.op]

@@ -90,6 +90,8 @@ class Service(Lobby, Play, Timers, Delivery, Standings):
             action = callbacks.decode(data)
         except callbacks.BadAction:
             return Reply(t(lang, "err.bad_button"), alert=True)
+        if not callbacks.drawn(action):
+            return Reply(t(lang, "err.bad_button"), alert=True)
         if action.op == "n":
             # Only the game picker posted in a group carries this code: anywhere else (a private chat) it is forged.
             if chat.private or action.match_id != 0 or len(action.args) != 1:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+import re
 from dataclasses import replace
 from typing import Any
 
@@ -20,6 +21,17 @@ from storage.errors import StaleVersion
 from storage.models import Match
 
 log = logging.getLogger(__name__)
+
+TAG = re.compile(r"[0-9a-f]{4}")  # presenter.pick_tag: a fingerprint of the picking state
+
+
+def drawn_tag(tag: str) -> bool:
+    """Whether a move code's last field is one `presenter.move_code` writes: the picking state after
+    `presenter.PICK_MARK` (printable ASCII, as every game's picking keys are) or its fingerprint."""
+    if tag.startswith(presenter.PICK_MARK):
+        state = tag[len(presenter.PICK_MARK):]
+        return state.isascii() and state.isprintable()
+    return TAG.fullmatch(tag) is not None
 
 MAX_BOT_MOVES = 2000  # per wake-up: a guard, far above any real chain of bot turns
 
@@ -51,6 +63,8 @@ class Play(ServiceState):
             match = await self.store.get_match(match_id)
             if match is None or match.status != "active":
                 return Reply(t(lang, "err.stale"), alert=True)
+            if version is not None and not drawn_tag(tag):
+                return Reply(t(lang, "err.bad_button"), alert=True)  # no keyboard was ever drawn like this
             seat = await self._seat_of(match, player_id)
             if seat is None:
                 return Reply(t(lang, "err.not_your_seat"), alert=True)
@@ -114,16 +128,18 @@ class Play(ServiceState):
             match = await self.store.get_match(match_id)
             if match is None or match.status != "active" or version != match.version:
                 return Reply(t(lang, "err.stale"), alert=True)
+            game = engine.get(match.game)
+            state = game.from_json(match.snapshot)
+            to_move = game.to_move(state)
+            # Judge the code against the keyboard of the seat to move before asking who pressed it: a key no rack
+            # offers is forged, whoever sends it. ("Back" is always harmless: it redraws the presser's own rack.)
+            if to_move is None or (key is not None and key not in self._offered_picks(match, state, to_move, lang)):
+                return Reply(t(lang, "err.bad_button"), alert=True)
             seat = await self._seat_of(match, player_id)
             if seat is None:
                 return Reply(t(lang, "err.not_your_seat"), alert=True)
-            game = engine.get(match.game)
-            state = game.from_json(match.snapshot)
-            if game.to_move(state) != seat.seat:
+            if to_move != seat.seat:
                 return Reply(t(lang, "err.not_your_turn"), alert=True)
-            if key is not None and key not in self._offered_picks(match, state, seat.seat,
-                                                                  await self._player_lang(match, seat)):
-                return Reply(t(lang, "err.bad_button"), alert=True)
             if key is None:
                 self._picks.pop((match.id, seat.seat), None)
             else:
