@@ -7,6 +7,8 @@ and the rest of the match is played by interactions.
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from bot.service import Service
@@ -51,7 +53,7 @@ def notices(fake: FakeDiscord) -> list[dict]:
 async def test_a_503_on_the_table_edit_is_retried_and_the_match_goes_on(store):
     clock = Clock()
     fake = FakeDiscord()
-    adapter = await start_adapter(store, fake, Service(store, clock=clock))
+    adapter = await start_adapter(store, fake, Service(store, clock=clock, seed_source=random.Random(4)))
     try:
         match_id = await open_table(fake, adapter, store)
         table_id = fake.last_with_button("h:")["id"]
@@ -80,7 +82,7 @@ async def test_a_503_on_the_table_edit_is_retried_and_the_match_goes_on(store):
 async def test_a_403_on_the_turn_notice_is_retried_and_never_counts_as_absence(store):
     clock = Clock()
     fake = FakeDiscord()
-    service = Service(store, clock=clock)
+    service = Service(store, clock=clock, seed_source=random.Random(4))
     adapter = await start_adapter(store, fake, service)
     try:
         match_id = await open_table(fake, adapter, store)

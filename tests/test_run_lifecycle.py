@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import gc
 import os
+import random
 import signal
 import sys
 from pathlib import Path
@@ -18,8 +19,10 @@ import discord
 import pytest
 from aiohttp import web
 
+import bot.runner
 from bot.config import Settings
 from bot.runner import run_platforms
+from bot.service import Service
 
 ROOT = Path(__file__).resolve().parent.parent
 TOKEN = "123456:TEST-TOKEN"
@@ -32,8 +35,10 @@ async def bot_api(request: web.Request) -> web.Response:
     if method == "getMe":
         return web.json_response({"ok": True, "result": BOT})
     if method == "getUpdates":
-        await asyncio.sleep(0.1)  # the stand-in's long poll: short, so the client does not spin
-        return web.json_response({"ok": True, "result": []})
+        params = dict(await request.post()) if request.content_type != "application/json" else await request.json()
+        if str(params.get("timeout", "0")) not in ("0", "0.0"):
+            await asyncio.Event().wait()  # a long poll waits, as Telegram's would; stopping the bot cancels it
+        return web.json_response({"ok": True, "result": []})  # the last call on stop marks updates as read
     return web.json_response({"ok": True, "result": True})
 
 
@@ -94,14 +99,14 @@ async def test_a_bogus_discord_token_fails_plainly_and_closes_its_session(tmp_pa
     reported: list[str] = []
     previous = loop.get_exception_handler()
     loop.set_exception_handler(lambda _, context: reported.append(str(context.get("message"))))
+    monkeypatch.setattr(bot.runner, "Service", lambda store: Service(store, seed_source=random.Random(1)))
     settings = Settings(telegram_token=None, telegram_base_url=None, telegram_webhook_url=None,
                         telegram_webhook_port=8443, discord_token="bogus", discord_guild_id=None,
                         database_url=str(tmp_path / "majlis.db"))
     try:
         with pytest.raises(discord.LoginFailure):
             await run_platforms(settings)
-        gc.collect()
-        await asyncio.sleep(0)
+        gc.collect()  # an unclosed aiohttp session reports itself when collected
     finally:
         loop.set_exception_handler(previous)
         await runner.cleanup()
