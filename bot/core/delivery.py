@@ -91,13 +91,12 @@ class Delivery(ServiceState):
         if ready:
             await asyncio.gather(*(self._deliver_match(match_id) for match_id in ready))
 
-    async def settle(self) -> None:
-        """Wait until no delivery is running (tests and shutdown; deferred table edits stay scheduled)."""
-        while self._delivering:
-            await asyncio.sleep(0)
+    async def settle(self, poll: float = 0.05) -> None:
+        """Shutting down: run what is due, then wait until no delivery is running (deferred table edits and
+        retries stay scheduled: their pending-delivery marks bring them back after the restart)."""
         await self.deliver()
         while self._delivering:
-            await asyncio.sleep(0)
+            await asyncio.sleep(poll)
 
     async def _resume_deliveries(self) -> None:
         """After a restart: every match with the pending mark owes all its screens (its racks, table, notice)."""
