@@ -149,3 +149,10 @@ def test_normal_bot_loads_opponent_from_reserve_and_skips_pointless_moves():
 def test_normal_bot_plays_turned_card():
     state = GAME.apply(table(([], ["9S"]), (["7H", "4S"], ["5C"]), {"H1": ["8S"]}), 0, "turn")
     assert normal_choice(state) == "move T H1"
+
+
+@pytest.mark.parametrize("bot", [RandomBot(), NormalBot(), StrongBot()])
+def test_no_legal_move_is_an_error(bot):
+    state = table((["9D"], ["9S"]), (["5H"], ["5C"]))
+    with pytest.raises(ValueError, match="^no legal move to choose from$"):
+        bot.choose(GAME.view(state, 0), [], random.Random(0))

@@ -93,3 +93,28 @@ def test_a_wrong_house_or_foundation_names_that_pile():
     assert claim["broke"] == ["7C cannot go on 8S in H2 (one rank down, other colour)"]
     claim = GAME.view(GAME.apply(state, 0, "move R F3"), None)["claim"]
     assert claim["broke"] == ["QD cannot go on foundation F3 (an ace starts it, then the same suit one rank up)"]
+
+
+# ---- what cannot be attempted, word for word (reason, code and parameters the bot translates) ---------------
+@pytest.mark.parametrize(
+    ("text", "reason", "code", "params"),
+    [
+        ("move H9 F1", "there is no pile H9 to move from (R, T or H1-H8)", "tunj.no_source", {"pile": "H9"}),
+        ("move R F0", "there is no pile F0 to move to (F1-F8, H1-H8, OR or OW)", "tunj.no_target", {"pile": "F0"}),
+        ("play 7H", "'play 7H' is not a Tunj move (e.g. 'move R F1', 'move H2 H5', 'move H3:2 H7', 'move T OR', "
+         "'turn')", "tunj.syntax", {"text": "play 7H"}),
+        ("move H1 H1", "H1 is both the source and the target", "tunj.same_pile", {"pile": "H1"}),
+        ("move R:2 H1", "only a house can give a run of several cards (move Hn:k TO)", "tunj.run_source", {}),
+        ("move H1:1 H2", "a run needs k >= 2 cards (move Hn:k TO); move one card as 'move Hn TO'", "tunj.run_size",
+         {}),
+        ("move H1:9 H2", "house H1 has only 2 card(s)", "tunj.run_too_long", {"pile": "H1", "n": 2}),
+        ("tunj", "there is no claim to call: 'tunj' only answers a move that broke a rule", "tunj.no_claim", {}),
+        ("move T H1", "you have no turned card", "tunj.no_turned", {}),
+        ("move H3 H1", "house H3 is empty", "tunj.house_empty", {"pile": "H3"}),
+    ],
+)
+def test_refusals_word_for_word(text, reason, code, params):
+    state = GAME.new(2, layout=layout(houses=houses(H1=["3D", "2C"], H2=["TC"], H3=[]), to_move=0))
+    with pytest.raises(engine.IllegalMove) as caught:
+        GAME.apply(state, 0, text)
+    assert (caught.value.reason, caught.value.code, caught.value.params) == (reason, code, params)
