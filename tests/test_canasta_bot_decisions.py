@@ -86,3 +86,17 @@ def test_the_partner_answers_with_a_legal_reply():
         state = GAME.apply(GAME.apply(state, 0, "draw"), 0, "ask")
         assert GAME.to_move(state) == 2
         assert choice(state) in GAME.legal_moves(state, 2)
+
+
+def test_an_opened_team_goes_out_in_the_same_turn():
+    """With a canasta on the table and a hand that melds whole (add 9C, meld the 5s, discard 4C), the bot goes
+    out before the turn passes."""
+    melds = [{"team": 0, "cards": ["KS"] * 2 + ["KH"] * 2 + ["KD"] * 2 + ["KC"]},
+             {"team": 0, "cards": ["9S", "9H", "9D"]}]
+    state = four([["5S", "5H", "5D", "9C"]], stock=["4C", "8C"], discard=["QC"], melds=melds)
+    state = GAME.apply(state, 0, "draw")
+    while state["round"] == 1:
+        assert GAME.to_move(state) == 0
+        state = GAME.apply(state, 0, choice(state))
+    assert state["last_hand"]["went_out"] == 0 and not state["last_hand"]["concealed"]
+
