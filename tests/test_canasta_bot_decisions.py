@@ -100,3 +100,26 @@ def test_an_opened_team_goes_out_in_the_same_turn():
         state = GAME.apply(state, 0, choice(state))
     assert state["last_hand"]["went_out"] == 0 and not state["last_hand"]["concealed"]
 
+
+
+NINES = [{"team": 0, "cards": ["9S", "9H", "9D"]}]
+
+
+def drawn(hand, melds, stock=("4C",)):
+    return GAME.apply(four([hand], stock=list(stock) + ["8C"], discard=["JC"], melds=melds), 0, "draw")
+
+
+def test_lays_a_natural_on_its_teams_meld_at_once():
+    assert choice(drawn(["9C", "KD", "QH", "6S", "7D"], NINES)) == "add 9C to 1"
+
+
+def test_melds_naturals_while_keeping_cards_for_the_next_pile():
+    """Three 5s with five cards to spare: meld them; with only two left after: keep them (pairs take piles)."""
+    assert choice(drawn(["5S", "5H", "5D", "KD", "QH", "6S", "7D"], NINES, stock=("JD",))) == "meld 5S 5H 5D"
+    assert not choice(drawn(["5S", "5H", "5D", "KD"], NINES)).startswith("meld")
+
+
+def test_a_wild_card_goes_on_a_meld_only_to_make_a_canasta():
+    six = [{"team": 0, "cards": ["9S", "9S", "9H", "9H", "9D", "9D"]}]
+    assert choice(drawn(["X", "KD", "QH", "6S", "7D"], six)) == "add X to 1"
+    assert choice(drawn(["X", "KD", "QH", "6S", "7D"], NINES)) != "add X to 1"
