@@ -156,3 +156,16 @@ def test_no_legal_move_is_an_error(bot):
     state = table((["9D"], ["9S"]), (["5H"], ["5C"]))
     with pytest.raises(ValueError, match="^no legal move to choose from$"):
         bot.choose(GAME.view(state, 0), [], random.Random(0))
+
+
+def test_normal_bot_prefers_loading_the_reserve_then_the_waste_then_building_on_a_card():
+    """The normal bot's order for its reserve card: opponent's reserve, opponent's waste, a built house, and an
+    empty house last (engine/tunj/bots.py)."""
+    def picks(their_reserve, their_waste, houses):
+        state = table((["8C", "2D"], their_reserve), (["5H"], ["5C"]), houses, wastes=((), their_waste))
+        return {NormalBot().choose(GAME.view(state, 0), GAME.legal_moves(state, 0), random.Random(seed))
+                for seed in range(8)}
+
+    assert picks(["9C"], ["7C"], {"H1": ["9H"], "H3": []}) == {"move R OR"}
+    assert picks(["QD"], ["7C"], {"H1": ["9H"], "H3": []}) == {"move R OW"}
+    assert picks(["QD"], ["KD"], {"H1": ["9H"], "H3": []}) == {"move R H1"}
