@@ -169,3 +169,13 @@ def test_normal_bot_prefers_loading_the_reserve_then_the_waste_then_building_on_
     assert picks(["9C"], ["7C"], {"H1": ["9H"], "H3": []}) == {"move R OR"}
     assert picks(["QD"], ["7C"], {"H1": ["9H"], "H3": []}) == {"move R OW"}
     assert picks(["QD"], ["KD"], {"H1": ["9H"], "H3": []}) == {"move R H1"}
+
+
+def test_normal_bot_moves_between_houses_to_expose_a_card_for_a_foundation():
+    """QH onto a black king (H5 KS or H8 KC) uncovers 2C for the AC on a foundation: worth a move; JD onto QS
+    uncovers nothing and is not."""
+    state = table(([], ["9S"]), (["5H"], ["5C"]), {"H1": ["5S", "2C", "QH"], "H3": ["9S", "JD"], "H4": ["QS"]},
+                  {"F1": ["AC"]})
+    assert {"move H1 H5", "move H1 H8", "move H3 H4", "turn"} <= set(GAME.legal_moves(state, 0))
+    assert {NormalBot().choose(GAME.view(state, 0), GAME.legal_moves(state, 0), random.Random(seed))
+            for seed in range(8)} <= {"move H1 H5", "move H1 H8"}
