@@ -73,9 +73,13 @@ def test_discards_a_black_three_first_and_never_a_wild_card():
 
 
 def test_does_not_discard_a_rank_the_opponents_melded():
-    melds = [{"team": 0, "cards": ["9S", "9H", "9C"]}, {"team": 1, "cards": ["7S", "7H", "7C"]}]
-    state = GAME.apply(four([["7D", "KC", "5H", "QD"]], stock=["4C"], discard=["JC"], melds=melds), 0, "draw")
-    assert choice(state) != "discard 7D"
+    """KD is otherwise the cheapest discard to give up (a lone 10-point card), but the opponents melded kings."""
+    melds = [{"team": 0, "cards": ["9S", "9H", "9C"]}]
+    plain = GAME.apply(four([["KD", "5H", "6S", "4D"]], stock=["7C"], discard=["JC"], melds=melds), 0, "draw")
+    assert choice(plain) == "discard KD"
+    melds.append({"team": 1, "cards": ["KS", "KH", "KC"]})
+    theirs = GAME.apply(four([["KD", "5H", "6S", "4D"]], stock=["7C"], discard=["JC"], melds=melds), 0, "draw")
+    assert choice(theirs) != "discard KD"
 
 
 def test_the_partner_answers_with_a_legal_reply():
