@@ -37,7 +37,7 @@ from bot.i18n import t
 MAX_PICK = 40  # the service's limit for a picking state
 _B62 = string.digits + string.ascii_lowercase + string.ascii_uppercase
 _B36 = string.digits + string.ascii_lowercase
-SORTS = ("r", "s")
+SORTS = ("r", "s", "a")  # by rank, by suit, arranged into melds (a game that offers it: Konkan tiles)
 
 
 def fingerprint(hand: Sequence[str]) -> str:
@@ -134,7 +134,11 @@ class RummyUI(GameUI):
         return []
 
     # ---- the picker ------------------------------------------------------------------------------------------
-    def order(self, hand: Sequence[str], sort: str) -> list[int]:
+    def sort_toggle(self, sort: str) -> tuple[str, str]:
+        """The order the sort button switches to, and its label key."""
+        return ("s", "rummy.sort_suit") if sort == "r" else ("r", "rummy.sort_rank")
+
+    def order(self, hand: Sequence[str], sort: str, view: dict[str, Any] | None = None) -> list[int]:
         """Rack positions in display order."""
         positions = list(range(len(hand)))
         if sort == "s":
@@ -147,7 +151,7 @@ class RummyUI(GameUI):
     def rack_view(self, view: dict[str, Any], pick: str | None) -> dict[str, Any]:
         """The picture shows the cards in the chosen sort order (the renderer reads `order`)."""
         hand = view.get("hand") or []
-        return {**view, "order": self.order(hand, self.pick_of(view, pick).sort)}
+        return {**view, "order": self.order(hand, self.pick_of(view, pick).sort, view)}
 
     def pick_after_move(self, pick: str | None) -> str | None:
         """The sort order stays (its letter alone decodes to an empty selection in that order)."""
@@ -169,7 +173,7 @@ class RummyUI(GameUI):
         state = self.pick_of(view, pick)
         staged = state.staged_positions
         toggles: list[UIButton] = []
-        for position in self.order(hand, state.sort):
+        for position in self.order(hand, state.sort, view):
             label = f"{position + 1}. {self.card_label(hand[position])}"
             if position in staged:
                 group = next(g for g in state.staged if position in g)
@@ -190,8 +194,8 @@ class RummyUI(GameUI):
         if not state.empty:
             tools.append(UIButton(t(lang, "rummy.clear"), "pick", replace(state, selected=frozenset(), staged=())
                                   .encode(hand)))
-        flipped = self._pick_button(t(lang, "rummy.sort_suit" if state.sort == "r" else "rummy.sort_rank"),
-                                    replace(state, sort="s" if state.sort == "r" else "r"), hand)
+        sort, key = self.sort_toggle(state.sort)
+        flipped = self._pick_button(t(lang, key), replace(state, sort=sort), hand)
         if flipped is not None:
             tools.append(flipped)
         out.append(tools)
