@@ -282,7 +282,7 @@ class KonkanTilesUI(RummyUI):
 
     def describe_table(self, view: dict[str, Any], lang: str, names: list[str]) -> str:
         top = view.get("discard_top")
-        lines = [t(lang, "kt.table_round", mode=t(lang, f"kt.pick.{view.get('mode', 'quick')}"),
+        lines = [t(lang, "kt.table_round", mode=t(lang, f"opt.mode.{view.get('mode', 'quick')}"),
                    n=view.get("round", 1), total=view.get("rounds", 5)),
                  t(lang, "kt.table_piles", stock=view.get("stock_size", 0), left=view.get("reshuffles_left", 0),
                    top=tile_label(top) if top else "—", indicator=tile_label(view.get("indicator") or "—"),
