@@ -164,7 +164,8 @@ def test_arrange_groups_the_melds_in_buttons_and_picture_and_survives_a_move():
     assert UI.rack_view(view, None)["arranged"] is False
     assert UI.pick_of(view, UI.pick_after_move(arrange_button.arg)) == Pick(sort="a")
     assert any(b.label == t("en", "kt.c.unarrange") for b in flat(arranged))
-    assert t("en", "kt.grouped_value", n=plan.value) in UI.describe_rack(view, "en")
+    groups = "  ".join("[" + " ".join(str(p + 1) for p in group) + "]" for group in plan.groups)
+    assert t("en", "kt.grouped_value", n=plan.value, groups=groups) in UI.describe_rack(view, "en")
 
 
 def test_describe_move_covers_every_move_kind():

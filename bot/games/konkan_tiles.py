@@ -270,11 +270,9 @@ class KonkanTilesUI(RummyUI):
     def describe_rack(self, view: dict[str, Any], lang: str) -> str:
         hand: list[str] = view.get("hand") or []
         plan = arrange(hand, view.get("joker"))
-        groups = "  ".join("[" + " ".join(f"{p + 1}){tile_label(hand[p])}" for p in group) + "]"
-                           for group in plan.groups)
-        loose = "  ".join(f"{p + 1}){tile_label(hand[p])}" for p in plan.loose)
-        lines = [t(lang, "kt.rack", n=len(hand), tiles=" ".join(part for part in (groups, loose) if part) or "—"),
-                 t(lang, "kt.grouped_value", n=plan.value)]
+        tiles = "  ".join(f"{p + 1}) {tile_label(code)}" for p, code in enumerate(hand)) or "—"
+        groups = "  ".join("[" + " ".join(str(p + 1) for p in group) + "]" for group in plan.groups) or "—"
+        lines = [t(lang, "kt.rack", n=len(hand), tiles=tiles), t(lang, "kt.grouped_value", n=plan.value, groups=groups)]
         seat = view.get("seat")
         if seat is not None:
             lines.append(self._status(view, seat, lang))
