@@ -322,3 +322,42 @@ async def test_private_1v1_against_a_bot_counts_in_no_stats(setup):
     assert match.status == "finished", made
     assert await store.player_stats((await service._actor_player(ALI)).id) == {}
     assert ui_for("konkan_tiles") is UI
+
+
+def test_a_discard_that_fails_the_opening_is_warned_and_needs_a_confirmation():
+    """konkan-tiles.md: a failed opening eliminates, and "the interface must warn and ask for confirmation first"."""
+    for seed in range(40):
+        state = GAME.new(4, {"mode": "quick"}, seed=seed)
+        seat = GAME.to_move(state)  # the captain: 15 tiles, no draw
+        single = next((m for m in GAME.legal_moves(state, seat) if m.startswith("meld ") and " | " not in m), None)
+        if single is not None:
+            break
+    state = GAME.apply(state, seat, single)
+    view, legal = GAME.view(state, seat), GAME.legal_moves(state, seat)
+    assert 0 < view["opening"] < view["minimum"][seat]
+    position = 0
+    tile = view["hand"][position]
+    keyboard = UI.rack_buttons(view, legal, "en", None)
+    picked = next(b for b in flat(keyboard) if b.kind == "pick" and b.label.startswith(f"{position + 1}. ")).arg
+    values = {"card": tile_label(tile), "have": view["opening"], "n": view["minimum"][seat]}
+    keyboard = UI.rack_buttons(view, legal, "en", picked)
+    labels = {b.label: b for b in flat(keyboard)}
+    assert t("en", "rummy.discard", card=tile_label(tile)) not in labels  # no one-press discard
+    warn = labels[t("en", "kt.c.discard_warn", **values)]
+    assert warn.kind == "pick" and UI.pick_of(view, warn.arg).confirm
+    armed = UI.rack_buttons(view, legal, "en", warn.arg)
+    confirm = next(b for b in flat(armed) if b.label == t("en", "kt.c.discard_confirm", **values))
+    assert confirm.kind == "move" and confirm.move == f"discard {tile}"
+    # any other press drops the pending confirmation
+    for button in flat(armed):
+        if button.kind == "pick" and button is not confirm:
+            assert not UI.pick_of(view, button.arg).confirm
+    after = GAME.apply(state, seat, confirm.move)
+    assert after["eliminated"][seat]
+    # once opened (or before any meld) a discard is one press
+    fresh = GAME.new(4, {"mode": "quick"}, seed=seed)
+    view, legal = GAME.view(fresh, seat), GAME.legal_moves(fresh, seat)
+    keyboard = UI.rack_buttons(view, legal, "en", None)
+    picked = next(b for b in flat(keyboard) if b.kind == "pick" and b.label.startswith("1. ")).arg
+    keyboard = UI.rack_buttons(view, legal, "en", picked)
+    assert any(b.kind == "move" and b.move == f"discard {view['hand'][0]}" for b in flat(keyboard))

@@ -15,6 +15,7 @@ a chat that turned timers off (/timer 0, as the terminal game does) has none (de
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import replace
 from typing import Any
 
 from bot.games.base import UIButton, rows
@@ -60,6 +61,14 @@ def _meld_parts(view: dict[str, Any]) -> list[str]:
             for part in move[5:].split(" | "):
                 seen.setdefault(part.strip(), None)
     return list(seen)
+
+
+def _opening_short(view: dict[str, Any], seat: int) -> bool:
+    """Melds laid this turn towards an opening that is still below the seat's minimum."""
+    if (view.get("opened") or [None] * 4)[seat] is not None or (view.get("konkan") or [False] * 4)[seat]:
+        return False
+    have = view.get("opening", 0)
+    return 0 < have < (view.get("minimum") or [0] * 4)[seat]
 
 
 def _matching(view: dict[str, Any], verb: str, tiles: list[str]) -> list[str]:
@@ -177,6 +186,19 @@ class KonkanTilesUI(RummyUI):
         for move in _matching(view, "add", cards):
             out.setdefault(int(move.split()[-1]), move)
         return [(number, move, True) for number, move in sorted(out.items())]
+
+    def discard_button(self, view: dict[str, Any], lang: str, state: Pick, hand: Any,
+                       card: str) -> UIButton | None:
+        """A discard that ends an opening short of the minimum eliminates the player: the rules want a warning and
+        a confirmation first, so the first press only arms a second, explicit button."""
+        seat = view.get("seat")
+        move = self.discard_move(card)
+        if seat is None or move not in _legal(view) or not _opening_short(view, seat):
+            return super().discard_button(view, lang, state, hand, card)
+        values = {"card": tile_label(card), "have": view.get("opening", 0), "n": (view.get("minimum") or [0] * 4)[seat]}
+        if state.confirm:
+            return UIButton(t(lang, "kt.c.discard_confirm", **values), "move", move=move)
+        return self._pick_button(t(lang, "kt.c.discard_warn", **values), replace(state, confirm=True), hand)
 
     def extra_actions(self, view: dict[str, Any], legal: list[str], lang: str, pick: Pick,
                       cards: list[str]) -> list[UIButton]:
