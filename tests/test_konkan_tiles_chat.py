@@ -361,3 +361,31 @@ def test_a_discard_that_fails_the_opening_is_warned_and_needs_a_confirmation():
     picked = next(b for b in flat(keyboard) if b.kind == "pick" and b.label.startswith("1. ")).arg
     keyboard = UI.rack_buttons(view, legal, "en", picked)
     assert any(b.kind == "move" and b.move == f"discard {view['hand'][0]}" for b in flat(keyboard))
+
+
+async def test_the_turn_timer_uses_the_modes_draw_then_discard_seconds(setup):
+    """Turbo: 10 s to draw, 25 s to discard; a timeout plays for the seat (the normal bot's choice)."""
+    service, transport, store = setup
+    await service.command(ALI, GROUP, "new", ["konkan_tiles", "mode=turbo"])
+    match = await store.lobby_or_active_match("fake", "-300")
+    for _ in range(3):
+        await service.press(ALI, GROUP, callbacks.encode("b", match.id, "normal"))
+    await service.press(ALI, GROUP, callbacks.encode("s", match.id))
+    seen = set()
+    for _ in range(40):
+        match = await store.get_match(match.id)
+        state = GAME.from_json(match.snapshot)
+        phase = GAME.view(state, None)["phase"]
+        assert GAME.to_move(state) == 0, "bots never wait"
+        seconds = match.deadline - service.clock()
+        assert seconds == {"draw": 10, "play": 25}[phase]
+        seen.add(phase)
+        service.clock.now += seconds - 1
+        assert await service.tick() == 0  # not yet
+        service.clock.now += 1
+        assert await service.tick() == 1
+        record = (await store.moves(match.id))[match.version]
+        assert record.actor == "timer" and record.seat == 0
+        if seen == {"draw", "play"}:
+            break
+    assert seen == {"draw", "play"}
