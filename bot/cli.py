@@ -190,8 +190,12 @@ def check_table(game: str, players: int, options: dict[str, Any], lang: str, bot
         rules.new(players, rules.check_options(players, options), seed=0)
     except ValueError as error:
         return t(lang, "err.bad_option", reason=refusal(lang, error))
+    from bot.games import ui_for
     from engine.bots import levels
 
+    not_yet = ui_for(game).start_refusal(options, 1, players - 1, lang)  # the terminal seats one human
+    if not_yet is not None:
+        return not_yet
     if bots not in levels(game):
         return t(lang, "err.bot_level", level=bots, levels=", ".join(levels(game)))
     return None

@@ -216,3 +216,13 @@ async def test_terminal_konkan_tiles_quick_match_typed_to_the_end_with_arrange()
     assert arranged and t("en", "kt.c.unarrange") in text[arranged[0]:]
     assert "Grouped value: " in text and "Played: melded " in text
     assert "Winner" in text or "draw" in text
+
+
+def test_play_refuses_konkan_modes_the_terminal_cannot_seat(capsys):
+    from bot import cli
+    from bot.i18n import t
+
+    assert cli.main(["play", "konkan", "--mode", "ranked", "--lang", "en"]) == 2
+    assert cli.main(["play", "konkan_tiles", "--mode", "kirkuk", "--lang", "en"]) == 2
+    err = capsys.readouterr().err
+    assert t("en", "kt.ranked_four", n=1) in err and "coming soon" in err
