@@ -16,7 +16,10 @@ OPTION_HELP = {
     "variant": "the game's variant (per game below)",
     "target": "points that win the match (per game below)",
     "claim_seconds": "Tunj: seconds the opponent has to call Tunj! after a broken rule",
+    "mode": "Konkan tiles: the table's mode (quick, turbo, sulaymaniyah, private; default quick)",
+    "rules": "Konkan tiles private rooms: erbil (standard) or sulaymaniyah",
 }
+GAME_ALIASES = {"konkan": "konkan_tiles"}  # as /new konkan in the chats
 
 
 def _describe_value(game_id: str, name: str, value: Any) -> str:
@@ -36,7 +39,12 @@ def games_help() -> str:
     for game_id in playable_games():
         rules = engine.get(game_id)
         info = rules.info
-        defaults = {count: rules.check_options(count, {}) for count in range(info.min_players, info.max_players + 1)}
+        defaults = {}
+        for count in range(info.min_players, info.max_players + 1):
+            try:
+                defaults[count] = rules.check_options(count, {})
+            except ValueError:  # a count no table of this game seats (Konkan tiles: 3)
+                continue
         counts = [count for count, chosen in defaults.items() if _starts(rules, count, chosen)]
         defaults = {count: defaults[count] for count in counts}
         players = " or ".join(map(str, counts)) if len(counts) < 3 else f"{counts[0]}–{counts[-1]}"
@@ -96,11 +104,13 @@ def build_parser() -> argparse.ArgumentParser:
                                epilog=GAMES_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     play.add_argument("game", nargs="?", default="kenza", metavar="GAME",
                       help="which game (default kenza; the list is below)")
-    play.add_argument("--players", type=int, default=2, metavar="N", help="seats at the table, you included "
-                      "(default 2)")
+    play.add_argument("--players", type=int, default=None, metavar="N", help="seats at the table, you included "
+                      "(default 2, or the fewest the mode seats)")
     play.add_argument("--variant", metavar="V", help=OPTION_HELP["variant"])
     play.add_argument("--target", type=int, metavar="T", help=OPTION_HELP["target"])
     play.add_argument("--claim-seconds", type=int, metavar="S", help=OPTION_HELP["claim_seconds"])
+    play.add_argument("--mode", metavar="M", help=OPTION_HELP["mode"])
+    play.add_argument("--rules", metavar="R", help=OPTION_HELP["rules"])
     play.add_argument("--lang", choices=LANGUAGES, default="ar", help="language of the game (default ar)")
     play.add_argument("--seed", type=int, metavar="S", help="deal from this seed (the same seed deals the same)")
     play.add_argument("--name", default=None, help="your name at the table")
@@ -116,12 +126,42 @@ def main(argv: list[str] | None = None) -> int:
     lang = args.lang if args.command == "play" else _operator_language()
     try:
         if args.command == "play":
-            options = {"variant": args.variant, "target": args.target, "claim_seconds": args.claim_seconds}
-            return asyncio.run(_play(args.game, args.players, options, args.lang, args.seed, args.name, args.bots))
+            options = {"variant": args.variant, "target": args.target, "claim_seconds": args.claim_seconds,
+                       "mode": args.mode, "rules": args.rules}
+            game = GAME_ALIASES.get(args.game.lower(), args.game.lower())
+            options = _with_mode(game, {key: value for key, value in options.items() if value is not None})
+            players = args.players or _fewest_players(game, options)
+            return asyncio.run(_play(game, players, options, args.lang, args.seed, args.name, args.bots))
         return asyncio.run(_run(lang))
     except KeyboardInterrupt:  # Ctrl-C leaves like `q` does
         print("\n" + t(lang, "console.bye"), flush=True)
         return 0
+
+
+def _with_mode(game: str, options: dict[str, Any]) -> dict[str, Any]:
+    """A game with a mode picker in the chats gets its first mode here when none is named (Konkan tiles: quick),
+    as the chats never open such a table without one."""
+    from bot.games import playable_games, ui_for
+
+    if game in playable_games() and "mode" not in options and ui_for(game).mode_choices("en"):
+        return {"mode": ui_for(game).mode_choices("en")[0][1], **options}
+    return options
+
+
+def _fewest_players(game: str, options: dict[str, Any]) -> int:
+    """2 unless the options need more (a Konkan mode of four seats)."""
+    import engine
+
+    if game not in engine.game_ids():
+        return 2
+    rules = engine.get(game)
+    for count in range(max(2, rules.info.min_players), rules.info.max_players + 1):
+        try:
+            rules.check_options(count, options)
+        except ValueError:
+            continue
+        return count
+    return 2
 
 
 def _operator_language() -> str:
@@ -150,8 +190,12 @@ def check_table(game: str, players: int, options: dict[str, Any], lang: str, bot
         rules.new(players, rules.check_options(players, options), seed=0)
     except ValueError as error:
         return t(lang, "err.bad_option", reason=refusal(lang, error))
+    from bot.games import ui_for
     from engine.bots import levels
 
+    not_yet = ui_for(game).start_refusal(options, 1, players - 1, lang)  # the terminal seats one human
+    if not_yet is not None:
+        return not_yet
     if bots not in levels(game):
         return t(lang, "err.bot_level", level=bots, levels=", ".join(levels(game)))
     return None

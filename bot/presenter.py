@@ -69,7 +69,8 @@ def game_picker(lang: str, games: list[str]) -> OutMessage:
     return OutMessage(t(lang, "new.pick"), keyboard=buttons)
 
 
-def lobby(match: Match, seats: list[Seat], lang: str, ready: frozenset[int] | None = None) -> OutMessage:
+def lobby(match: Match, seats: list[Seat], lang: str, ready: frozenset[int] | None = None, *,
+          invite: str | None = None) -> OutMessage:
     """The lobby; `ready` (platforms that push cards to private chats): the seats whose private chat is open,
     marked so everyone sees who still has to press the link."""
     game = engine.get(match.game)
@@ -91,10 +92,11 @@ def lobby(match: Match, seats: list[Seat], lang: str, ready: frozenset[int] | No
         return OutMessage("\n".join(lines))
     keyboard: Keyboard = []
     ui = ui_for(match.game)
+    effective = effective_options(match, len(seats))
     option_row = [
         Button(t(lang, f"opt.name.{name}") + " ▸", callbacks.encode("o", match.id, name))
         for name, spec in game.info.options.items()
-        if len(ui.option_values(name, spec)) > 1
+        if len(ui.option_values(name, spec, effective)) > 1
     ]
     if option_row:
         keyboard.append(option_row)
@@ -102,11 +104,14 @@ def lobby(match: Match, seats: list[Seat], lang: str, ready: frozenset[int] | No
         Button(t(lang, "btn.join"), callbacks.encode("j", match.id)),
         Button(t(lang, "btn.leave"), callbacks.encode("l", match.id)),
     ])
-    keyboard.append([
-        Button(t(lang, "btn.add_bot", level=t(lang, "level.normal")), callbacks.encode("b", match.id, "normal")),
-        Button(t(lang, "btn.add_bot", level=t(lang, "level.random")), callbacks.encode("b", match.id, "random")),
-        Button(t(lang, "btn.remove_bot"), callbacks.encode("r", match.id)),
-    ])
+    if ui.bots_allowed(match.options):
+        keyboard.append([
+            Button(t(lang, "btn.add_bot", level=t(lang, "level.normal")), callbacks.encode("b", match.id, "normal")),
+            Button(t(lang, "btn.add_bot", level=t(lang, "level.random")), callbacks.encode("b", match.id, "random")),
+            Button(t(lang, "btn.remove_bot"), callbacks.encode("r", match.id)),
+        ])
+    if invite:
+        keyboard.append([Button(t(lang, "btn.invite"), url=invite)])
     keyboard.append([
         Button(t(lang, "btn.start"), callbacks.encode("s", match.id)),
         Button(t(lang, "btn.cancel"), callbacks.encode("x", match.id)),

@@ -96,7 +96,7 @@ class Service(Lobby, Play, Timers, Delivery, Standings):
             # Only the game picker posted in a group carries this code: anywhere else (a private chat) it is forged.
             if chat.private or action.match_id != 0 or len(action.args) != 1:
                 return Reply(t(lang, "err.bad_button"), alert=True)
-            return await self._open_table(actor, chat, player.id, lang, action.args[0], {})
+            return await self._picked(actor, chat, player.id, lang, action.args[0])
         match = await self.store.get_match(action.match_id)
         if match is None or match.platform != actor.platform:
             return Reply(t(lang, "err.bad_button"), alert=True)

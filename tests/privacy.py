@@ -22,6 +22,7 @@ import engine
 import renderers
 from bot.games import canasta as canasta_ui
 from bot.games import kenza as kenza_ui
+from bot.games import konkan_tiles as konkan_tiles_ui
 from bot.games import tunj as tunj_ui
 from bot.games import ui_for
 from bot.i18n import pick_language
@@ -31,11 +32,13 @@ CARD_CODE: dict[str, re.Pattern[str]] = {
     "kenza": re.compile(r"^(?:1[0-2]|[1-9])[OCEB]$"),
     "canasta": re.compile(r"^(?:[2-9TJQKA][SHDC]|X)$"),
     "tunj": re.compile(r"^[2-9TJQKA][SHDC]$"),
+    "konkan_tiles": re.compile(r"^(?:[RKBY](?:1[0-3]|[1-9])|F)$"),
 }
 LABEL: dict[str, Callable[[str], str]] = {
     "kenza": kenza_ui.card_label,
     "canasta": canasta_ui.card_label,
     "tunj": tunj_ui.card_label,
+    "konkan_tiles": konkan_tiles_ui.tile_label,
 }
 # A rack button naming one hand card: "3. 6⚔️" (Kenza; a trailing " …" opens the capture choice), "✓ 3. 10♥" (Canasta).
 HAND_BUTTON = re.compile(r"^(?:[✓📌] )?(\d+)\. (\S+?)(?: …)?$")
@@ -54,8 +57,9 @@ def card_codes(game_id: str, data: Any) -> set[str]:
 
 
 def shows_label(text: str, label: str) -> bool:
-    """Whether `label` appears as a whole card label (so "1🪙" is not found inside "11🪙")."""
-    return re.search(rf"(?<![0-9]){re.escape(label)}", text) is not None
+    """Whether `label` appears as a whole card label (so "1🪙" is not found inside "11🪙", nor the tile "🟦1"
+    inside "🟦13")."""
+    return re.search(rf"(?<![0-9]){re.escape(label)}(?![0-9])", text) is not None
 
 
 @dataclass

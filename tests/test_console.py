@@ -178,3 +178,51 @@ def test_play_refuses_an_unknown_bot_level(capsys):
     err = capsys.readouterr().err
     assert "Unknown bot level “genius”. Choose one of: random, normal, strong" in err
     assert "مستوى بوت غير معروف «strong». اختر من: random, normal" in err
+
+
+async def test_terminal_konkan_tiles_quick_match_typed_to_the_end_with_arrange():
+    """`majlis play konkan_tiles --mode quick`: the human (seat 0, partnered with a bot) types each move in notation
+    (the chat test's policy), presses the rack's Arrange button by its number once, and the match ends."""
+    import engine
+    from bot import cli
+    from bot.i18n import t
+    from tests.test_konkan_tiles_chat import choose
+
+    game = engine.get("konkan_tiles")
+    options = cli._with_mode(cli.GAME_ALIASES["konkan"], {})
+    assert options == {"mode": "quick"} and cli._fewest_players("konkan_tiles", options) == 4
+    store, service, transport, out = await console_service(5, FixedClock())
+    typed, arranged = 0, []
+
+    async def read(prompt: str) -> str:
+        nonlocal typed
+        typed += 1
+        if typed > 4000:
+            raise EOFError
+        match = await store.lobby_or_active_match("console", "table")
+        state = game.from_json(match.snapshot)
+        seat = game.to_move(state)
+        labels = [button.label for button in transport.buttons]
+        if not arranged and t("en", "kt.c.arrange") in labels:
+            arranged.append(len(out.getvalue()))
+            return str(labels.index(t("en", "kt.c.arrange")) + 1)
+        return choose(game.view(state, seat), game.legal_moves(state, seat))
+
+    await play(service, transport, "konkan_tiles", 4, options, "en", read=read, bots="normal", timer_interval=3600)
+    text = out.getvalue()
+    finished = await store.get_match(1)
+    await store.close()
+    assert finished.status == "finished" and finished.mode == "quick"
+    assert arranged and t("en", "kt.c.unarrange") in text[arranged[0]:]
+    assert "Grouped value: " in text and "Played: melded " in text
+    assert "Winner" in text or "draw" in text
+
+
+def test_play_refuses_konkan_modes_the_terminal_cannot_seat(capsys):
+    from bot import cli
+    from bot.i18n import t
+
+    assert cli.main(["play", "konkan", "--mode", "ranked", "--lang", "en"]) == 2
+    assert cli.main(["play", "konkan_tiles", "--mode", "kirkuk", "--lang", "en"]) == 2
+    err = capsys.readouterr().err
+    assert t("en", "kt.ranked_four", n=1) in err and "coming soon" in err

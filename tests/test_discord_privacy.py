@@ -35,6 +35,8 @@ TABLES = {
     "canasta-duo": (2, {"game": "canasta", "variant": "duo"}),
     "canasta-classic4": (4, {"game": "canasta", "variant": "classic4"}),
     "tunj": (2, {"game": "tunj"}),
+    "konkan-private": (2, {"game": "konkan_tiles", "mode": "private"}),
+    "konkan-quick": (4, {"game": "konkan_tiles", "mode": "quick"}),
 }
 STEPS = 10  # at least; more until every seat's rack was drawn while it waited (a Tunj turn is a chain)
 MAX_STEPS = 60

@@ -29,6 +29,8 @@ TABLES = {
     "canasta-duo": (2, ["canasta", "variant=duo"]),
     "canasta-classic4": (4, ["canasta", "variant=classic4"]),
     "tunj": (2, ["tunj"]),
+    "konkan-private": (2, ["konkan_tiles", "mode=private"]),
+    "konkan-quick": (4, ["konkan_tiles", "mode=quick"]),
 }
 STEPS = 14  # at least; more until every seat's rack was drawn while it waited (a Tunj turn is a chain)
 MAX_STEPS = 60

@@ -18,10 +18,11 @@ from storage import Store
 
 ROOT = Path(__file__).resolve().parents[1]
 TELEGRAM_TEXT_LIMIT = 4096
-GAMES = ("kenza", "canasta", "tunj", "konkan_cards")
+GAMES = ("kenza", "canasta", "tunj", "konkan_cards", "konkan_tiles")
 CARD_LETTERS = {"kenza": ("O", "C", "E", "B", "1O", "12C"), "canasta": ("S", "H", "D", "C", "X", "TH"),
                 "tunj": ("S", "H", "D", "C", "7D", "/m move R F1"),
-                "konkan_cards": ("S", "H", "D", "C", "X", "TH", "X:7H", "/m commit")}
+                "konkan_cards": ("S", "H", "D", "C", "X", "TH", "X:7H", "/m commit"),
+                "konkan_tiles": ("R9", "K13", "B1", "R8:B6", "/m lock", "/m finish", "/m option")}
 
 
 def test_every_playable_game_has_rules_in_both_languages():

@@ -25,6 +25,8 @@ TABLES = {
     "canasta-duo": (2, "/new canasta variant=duo"),
     "canasta-classic4": (4, "/new canasta variant=classic4"),
     "tunj": (2, "/new tunj"),
+    "konkan-private": (2, "/new konkan_tiles mode=private"),
+    "konkan-quick": (4, "/new konkan mode=quick"),
 }
 STEPS = 12  # at least; more until every seat's rack was drawn while it waited (a Tunj turn is a chain)
 MAX_STEPS = 60

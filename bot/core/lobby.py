@@ -17,6 +17,9 @@ from storage.models import Match, Seat
 
 log = logging.getLogger(__name__)
 
+# Typed game names that mean another id: "Konkan" in the chat is the tile game (the cards one is konkan_cards).
+GAME_ALIASES = {"konkan": "konkan_tiles"}
+
 
 class Lobby(ServiceState):
     async def _cmd_help(self, actor: Actor, chat: ChatRef, player_id: int, lang: str, args: list[str]) -> Reply:
@@ -62,7 +65,9 @@ class Lobby(ServiceState):
             except Unreachable:
                 return Reply(t(lang, "err.cannot_post"), alert=True, kind=ERROR)
             return Reply("")  # the picker is the one message the group sees
-        game_id = args[0].lower()
+        game_id = GAME_ALIASES.get(args[0].lower(), args[0].lower())
+        if len(args) == 1 and game_id in playable_games() and ui_for(game_id).mode_choices(lang):
+            return await self._mode_picker(chat, lang, game_id)
         options: dict[str, Any] = {}
         for word in args[1:]:
             key, sep, value = word.partition("=")
@@ -72,11 +77,36 @@ class Lobby(ServiceState):
         reply = await self._open_table(actor, chat, player_id, lang, game_id, options)
         return reply if reply.is_error else Reply("")  # the lobby just posted is the one group message
 
+    async def _mode_picker(self, chat: ChatRef, lang: str, game_id: str) -> Reply:
+        """The game's modes as buttons (`n:0:<game>.<mode>`); the one group message, as the game picker is."""
+        chat_lang = await self._chat_lang(chat)
+        keyboard = [[Button(label, callbacks.encode("n", 0, f"{game_id}.{mode}"))]
+                    for label, mode in ui_for(game_id).mode_choices(chat_lang)]
+        try:
+            await self._send(chat.platform, chat.chat_id, OutMessage(t(chat_lang, "kt.pick.title"), keyboard=keyboard))
+        except Unreachable:
+            return Reply(t(lang, "err.cannot_post"), alert=True, kind=ERROR)
+        return Reply("")
+
+    async def _picked(self, actor: Actor, chat: ChatRef, player_id: int, lang: str, choice: str) -> Reply:
+        """A game picker or mode picker button: `game` (its mode picker, if it has one) or `game.mode`."""
+        game_id, _, mode = choice.partition(".")
+        if not mode and game_id in playable_games() and ui_for(game_id).mode_choices(lang):
+            existing = await self.store.lobby_or_active_match(chat.platform, chat.chat_id)
+            if existing is not None:
+                return Reply(t(lang, "err.table_open"), alert=True)
+            return await self._mode_picker(chat, lang, game_id)
+        return await self._open_table(actor, chat, player_id, lang, game_id, {"mode": mode} if mode else {})
+
     async def _open_table(
         self, actor: Actor, chat: ChatRef, player_id: int, lang: str, game_id: str, options: dict[str, Any]
     ) -> Reply:
         if game_id not in playable_games():
             return Reply(t(lang, "err.unknown_game", games=", ".join(playable_games())), alert=True)
+        ui = ui_for(game_id)
+        closed = ui.mode_refusal(str(options.get("mode", "")).lower(), lang) if "mode" in options else None
+        if closed is not None:
+            return Reply(closed, alert=True)
         game = engine.get(game_id)
         try:
             checked = game.check_options(game.info.max_players, options)
@@ -87,7 +117,8 @@ class Lobby(ServiceState):
         options = {name: checked[name] for name in options}
         try:
             match = await self.store.create_match(
-                game_id, "casual", options, chat.platform, chat.chat_id, player_id, self._seeds.getrandbits(62)
+                game_id, ui.store_mode(checked), options, chat.platform, chat.chat_id, player_id,
+                self._seeds.getrandbits(62),
             )
         except TableBusy:
             return Reply(t(lang, "err.table_open"), alert=True)
@@ -127,12 +158,33 @@ class Lobby(ServiceState):
             match_id = callbacks.number(payload[1:]) if payload.startswith("m") else 0
         except callbacks.BadAction:
             match_id = 0
+        invite = payload.startswith("j")
+        if invite:
+            try:
+                match_id = callbacks.number(payload[1:])
+            except callbacks.BadAction:
+                match_id = 0
         match = await self.store.get_match(match_id) if match_id else None
+        if invite and match is not None:
+            return await self._invited(match, player_id, lang)
         if match is None or await self._seat_of(match, player_id) is None or not match.is_open:
             return Reply(t(lang, "dm.welcome"))
         if match.status == "lobby":
             await self._show_lobby(match)
         return Reply(t(lang, "dm.ready", game=game_name(lang, match.game)))
+
+    async def _invited(self, match: Match, player_id: int, lang: str) -> Reply:
+        """`/start j<match>` from a private room's invite link: a seat at that room while it has one free."""
+        if not ui_for(match.game).invites(match.options) or match.status != "lobby":
+            return Reply(t(lang, "dm.welcome"))
+        async with self._locks[match.id]:
+            seats = await self._seats(match.id)
+            if all(seat.player_id != player_id for seat in seats):
+                if len(seats) >= engine.get(match.game).info.max_players:
+                    return Reply(t(lang, "err.table_full"))
+                await self._seat_write(self.store.add_seat, match.id, player_id=player_id)
+            await self._show_lobby(match)
+        return Reply(t(lang, "lobby.invited"))
 
     async def _cmd_cancel(self, actor: Actor, chat: ChatRef, player_id: int, lang: str, args: list[str]) -> Reply:
         return await self._lobby_command("x", actor, chat, player_id, lang, args)
@@ -153,7 +205,8 @@ class Lobby(ServiceState):
                     return Reply(t(lang, "err.creator_only"), alert=True)
                 name = args[0] if args else ""
                 spec = game.info.options.get(name)
-                values = list(ui_for(match.game).option_values(name, spec)) if spec is not None else []
+                effective = presenter.effective_options(match, len(seats))
+                values = list(ui_for(match.game).option_values(name, spec, effective)) if spec is not None else []
                 if not values:
                     return Reply(t(lang, "err.bad_button"), alert=True)
                 current = presenter.effective_options(match, len(seats)).get(name, spec.default)
@@ -176,6 +229,8 @@ class Lobby(ServiceState):
                 level = args[0] if args else "normal"
                 if level not in bot_levels(match.game):
                     return Reply(t(lang, "err.bad_button"), alert=True)
+                if not ui_for(match.game).bots_allowed(match.options):
+                    return Reply(t(lang, "kt.no_bots_ranked"), alert=True)
                 if not mine and player_id != match.creator_id:
                     return Reply(t(lang, "err.not_seated"), alert=True)
                 if len(seats) >= game.info.max_players:
@@ -216,6 +271,10 @@ class Lobby(ServiceState):
             return Reply(t(lang, "err.not_seated"), alert=True)
         if len(seats) < game.info.min_players:
             return Reply(tn(lang, "err.need_players", game.info.min_players), alert=True)
+        humans = sum(1 for seat in seats if seat.is_human)
+        not_yet = ui_for(match.game).start_refusal(match.options, humans, len(seats) - humans, lang)
+        if not_yet is not None:
+            return Reply(not_yet, alert=True)
         missing = await self._unreachable_humans(match, seats)
         chat_lang = await self._chat_lang(ChatRef(match.platform, match.chat_id))
         if missing:
@@ -259,8 +318,11 @@ class Lobby(ServiceState):
     async def _show_lobby(self, match: Match) -> None:
         seats = await self._seats(match.id)
         lang = await self._chat_lang(ChatRef(match.platform, match.chat_id))
-        await self._show(match, "lobby", None, match.chat_id, presenter.lobby(match, seats, lang,
-                                                                               await self._ready_seats(match, seats)))
+        invite = None
+        if ui_for(match.game).invites(match.options):
+            invite = self.transports[match.platform].deep_link(f"j{match.id}")
+        await self._show(match, "lobby", None, match.chat_id, presenter.lobby(
+            match, seats, lang, await self._ready_seats(match, seats), invite=invite))
 
     async def _ready_seats(self, match: Match, seats: list[Seat]) -> frozenset[int] | None:
         """Seats whose player has opened the private chat (where cards are pushed); None where none is needed."""

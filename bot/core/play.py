@@ -157,7 +157,8 @@ class Play(ServiceState):
         result = game.result(new_state)
         deadline = None if result["over"] else await self._deadline_for(match, new_state, seats)
         match = await self.store.apply_move(match.id, match.version, seat, actor, move, game.to_json(new_state),
-                                            deadline, finished_result=result if result["over"] else None)
+                                            deadline, finished_result=result if result["over"] else None,
+                                            record_stats=ui_for(match.game).counts_in_stats(match.options))
         self._moved(match.id, seat)
         recent = self._recent[match.id]
         recent.append((seat, move, game.view(new_state, None)))

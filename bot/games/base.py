@@ -33,9 +33,37 @@ class GameUI:
     option_cycles: dict[str, tuple[Any, ...]] = {}
     buttons_per_row = 4
 
-    def option_values(self, name: str, spec: Any) -> tuple[Any, ...]:
-        """The values a lobby button cycles through for one option (empty: no button)."""
+    def option_values(self, name: str, spec: Any, options: dict[str, Any] | None = None) -> tuple[Any, ...]:
+        """The values a lobby button cycles through for one option (empty: no button); `options`: the table's
+        options as they stand (a game may offer an option only in some modes)."""
         return tuple(spec.choices or self.option_cycles.get(name, ()))
+
+    # ---- table modes (a game with a mode picker overrides these) ------------------------------------------------
+    def mode_choices(self, lang: str) -> list[tuple[str, str]]:
+        """(label, mode) buttons `/new <game>` shows before a table opens; empty: the table opens at once."""
+        return []
+
+    def mode_refusal(self, mode: str, lang: str) -> str | None:
+        """Why a table of this mode cannot be opened now (None: it can)."""
+        return None
+
+    def store_mode(self, options: dict[str, Any]) -> str:
+        """The mode statistics are kept under (storage keys stats by game and mode)."""
+        return "casual"
+
+    def counts_in_stats(self, options: dict[str, Any]) -> bool:
+        return True
+
+    def start_refusal(self, options: dict[str, Any], humans: int, bots: int, lang: str) -> str | None:
+        """Why the table may not start with these seats (None: it may); the engine checks the seat count."""
+        return None
+
+    def bots_allowed(self, options: dict[str, Any]) -> bool:
+        return True
+
+    def invites(self, options: dict[str, Any]) -> bool:
+        """Whether the lobby offers an invite link (a friends' room)."""
+        return False
 
     def offered_moves(self, game: Any, state: dict[str, Any], seat: int) -> list[str]:
         """The moves the seat's buttons offer: the legal ones, unless the game lets a player break a rule."""

@@ -37,7 +37,8 @@ from bot.i18n import t
 MAX_PICK = 40  # the service's limit for a picking state
 _B62 = string.digits + string.ascii_lowercase + string.ascii_uppercase
 _B36 = string.digits + string.ascii_lowercase
-SORTS = ("r", "s")
+CONFIRM = "~"  # the last part of an encoded picking state that waits for a confirmation
+SORTS = ("r", "s", "a")  # by rank, by suit, arranged into melds (a game that offers it: Konkan tiles)
 
 
 def fingerprint(hand: Sequence[str]) -> str:
@@ -52,6 +53,7 @@ class Pick:
     sort: str = "r"
     selected: frozenset[int] = field(default_factory=frozenset)
     staged: tuple[tuple[int, ...], ...] = ()
+    confirm: bool = False  # a risky action was pressed once and waits for its confirmation (Konkan tiles)
 
     @property
     def staged_positions(self) -> frozenset[int]:
@@ -65,6 +67,8 @@ class Pick:
         mask = sum(1 << p for p in self.selected)
         parts = [f"{self.sort}{fingerprint(hand)}{mask:x}"]
         parts += ["".join(_B62[p] for p in sorted(group)) for group in self.staged]
+        if self.confirm:
+            parts.append(CONFIRM)
         return ".".join(parts)
 
     @classmethod
@@ -74,6 +78,9 @@ class Pick:
             return cls()
         sort = text[0]
         head, *groups = text.split(".")
+        confirm = bool(groups) and groups[-1] == CONFIRM
+        if confirm:
+            groups = groups[:-1]
         if len(head) < 4 or head[1:3] != fingerprint(hand):
             return cls(sort=sort)
         try:
@@ -88,7 +95,7 @@ class Pick:
             p >= n for p in flat
         ):
             return cls(sort=sort)
-        return cls(sort=sort, selected=selected - set(flat), staged=staged)
+        return cls(sort=sort, selected=selected - set(flat), staged=staged, confirm=confirm)
 
 
 class RummyUI(GameUI):
@@ -128,13 +135,22 @@ class RummyUI(GameUI):
         """Whether setting melds aside for one several-meld move is useful now (e.g. an opening minimum)."""
         return True
 
+    def discard_button(self, view: dict[str, Any], lang: str, state: Pick, hand: Sequence[str],
+                       card: str) -> UIButton | None:
+        """The button discarding the one selected card (a game may ask for a confirmation first)."""
+        return UIButton(t(lang, "rummy.discard", card=self.card_label(card)), "move", move=self.discard_move(card))
+
     def extra_actions(self, view: dict[str, Any], legal: list[str], lang: str, pick: Pick,
                       cards: list[str]) -> list[UIButton]:
         """Game-specific actions shown with the selection's (e.g. Canasta's `ask`)."""
         return []
 
     # ---- the picker ------------------------------------------------------------------------------------------
-    def order(self, hand: Sequence[str], sort: str) -> list[int]:
+    def sort_toggle(self, sort: str) -> tuple[str, str]:
+        """The order the sort button switches to, and its label key."""
+        return ("s", "rummy.sort_suit") if sort == "r" else ("r", "rummy.sort_rank")
+
+    def order(self, hand: Sequence[str], sort: str, view: dict[str, Any] | None = None) -> list[int]:
         """Rack positions in display order."""
         positions = list(range(len(hand)))
         if sort == "s":
@@ -147,7 +163,7 @@ class RummyUI(GameUI):
     def rack_view(self, view: dict[str, Any], pick: str | None) -> dict[str, Any]:
         """The picture shows the cards in the chosen sort order (the renderer reads `order`)."""
         hand = view.get("hand") or []
-        return {**view, "order": self.order(hand, self.pick_of(view, pick).sort)}
+        return {**view, "order": self.order(hand, self.pick_of(view, pick).sort, view)}
 
     def pick_after_move(self, pick: str | None) -> str | None:
         """The sort order stays (its letter alone decodes to an empty selection in that order)."""
@@ -166,10 +182,11 @@ class RummyUI(GameUI):
                        lead: list[list[UIButton]] | None = None) -> list[list[UIButton]]:
         """Card toggles, then the actions for the current selection; `lead`: rows the game puts first."""
         hand: list[str] = list(view.get("hand") or [])
-        state = self.pick_of(view, pick)
+        armed = self.pick_of(view, pick)
+        state = replace(armed, confirm=False)  # any other press drops a pending confirmation
         staged = state.staged_positions
         toggles: list[UIButton] = []
-        for position in self.order(hand, state.sort):
+        for position in self.order(hand, state.sort, view):
             label = f"{position + 1}. {self.card_label(hand[position])}"
             if position in staged:
                 group = next(g for g in state.staged if position in g)
@@ -182,7 +199,7 @@ class RummyUI(GameUI):
             if button is not None:
                 toggles.append(button)
         cards = [hand[p] for p in sorted(state.selected)]
-        actions = self._actions(view, legal, lang, state, hand, cards)
+        actions = self._actions(view, legal, lang, armed, hand, cards)
         out = list(lead or [])
         out += rows(toggles, self.toggles_per_row)
         out += rows(actions, 2)
@@ -190,8 +207,8 @@ class RummyUI(GameUI):
         if not state.empty:
             tools.append(UIButton(t(lang, "rummy.clear"), "pick", replace(state, selected=frozenset(), staged=())
                                   .encode(hand)))
-        flipped = self._pick_button(t(lang, "rummy.sort_suit" if state.sort == "r" else "rummy.sort_rank"),
-                                    replace(state, sort="s" if state.sort == "r" else "r"), hand)
+        sort, key = self.sort_toggle(state.sort)
+        flipped = self._pick_button(t(lang, key), replace(state, sort=sort), hand)
         if flipped is not None:
             tools.append(flipped)
         out.append(tools)
@@ -207,7 +224,7 @@ class RummyUI(GameUI):
             move = self.meld_move([cards], view)
             out.append(UIButton(t(lang, "rummy.meld", cards=" ".join(label(c) for c in cards)), "move", move=move))
         if cards and self.meld_shape(cards, view) and (groups or self.may_stage(view)):
-            staged = replace(state, selected=frozenset(),
+            staged = replace(state, confirm=False, selected=frozenset(),
                              staged=(*state.staged, tuple(sorted(state.selected))))
             button = self._pick_button(t(lang, "rummy.stage"), staged, hand)
             if button is not None:
@@ -220,8 +237,9 @@ class RummyUI(GameUI):
                 if move in legal_set or fits:
                     out.append(UIButton(t(lang, "rummy.add", n=number), "move", move=move))
         if len(cards) == 1 and not groups:
-            move = self.discard_move(cards[0])
-            out.append(UIButton(t(lang, "rummy.discard", card=label(cards[0])), "move", move=move))
+            button = self.discard_button(view, lang, state, hand, cards[0])
+            if button is not None:
+                out.append(button)
         out += self.extra_actions(view, legal, lang, state, cards)
         return out
 

@@ -1,0 +1,320 @@
+"""Konkan with tiles in chat: the rummy picker of bot/games/rummy.py over the rack's tiles, and direct buttons for
+the draw step (draw / take), the decider round's option and the openings or Konkan finishes the engine lists whole.
+
+What a selection may do is read from the engine's legal moves: the tiles selected (a multiset of physical tiles) are
+matched against every listed meld, lay-off, joker steal, lock, hidden finish and discard, so a button never offers a
+move the engine would not take — except a move built from set-aside melds (an opening or a Konkan finish in several
+melds), which the engine still checks when pressed. The rack's sort button is "Arrange": one press groups the tiles
+into their best melds (renderers.konkan_tiles.arrange, the same grouping the picture and its value counter show).
+
+The table's mode picks the turn timers (the mode table's draw and discard seconds); a chat's own /timer only times
+private rooms, which the rules leave untimed — a competitive table's pace is the mode's, not the chat's, except that
+a chat that turned timers off (/timer 0, as the terminal game does) has none (decisions where the rules are silent).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import replace
+from typing import Any
+
+from bot.games.base import UIButton, rows
+from bot.games.rummy import Pick, RummyUI
+from bot.i18n import t
+from engine.konkan_tiles.modes import KIRKUK, MODES
+from engine.konkan_tiles.tiles import FALSE_JOKER, bare, tile_key
+from renderers.konkan_tiles import arrange
+
+COLOUR_MARK = {"R": "🟥", "K": "⬛", "B": "🟦", "Y": "🟨"}
+DIRECT_LIMIT = 4  # whole openings / Konkan finishes offered as one button each
+PICKER_MODES = ("quick", "ranked", "sulaymaniyah", "turbo", "tournament", KIRKUK, "private")
+OPEN_TOURNAMENT = False  # brackets and registration come with the competitive issue: none can be open yet
+
+
+def tile_label(cell: str) -> str:
+    """`R9` -> 🟥9, the false joker ✳, a joker cell `R8:B6` -> 🟥8=🟦6."""
+    if ":" in cell:
+        tile, stands = cell.split(":", 1)
+        return f"{tile_label(tile)}={tile_label(stands)}"
+    if cell == FALSE_JOKER:
+        return "✳"
+    return f"{COLOUR_MARK.get(cell[:1], cell[:1])}{cell[1:]}"
+
+
+def tiles_text(cells: list[str]) -> str:
+    return " ".join(tile_label(cell) for cell in cells) or "—"
+
+
+def _bag(cells: list[str]) -> Counter:
+    return Counter(bare(cell) for cell in cells)
+
+
+def _legal(view: dict[str, Any]) -> list[str]:
+    return list(view.get("_legal") or [])
+
+
+def _meld_parts(view: dict[str, Any]) -> list[str]:
+    """Every single meld the legal moves contain (the parts of multi-meld moves too), first listed first."""
+    seen: dict[str, None] = {}
+    for move in _legal(view):
+        if move.startswith("meld "):
+            for part in move[5:].split(" | "):
+                seen.setdefault(part.strip(), None)
+    return list(seen)
+
+
+def _opening_short(view: dict[str, Any], seat: int) -> bool:
+    """Melds laid this turn towards an opening that is still below the seat's minimum."""
+    if (view.get("opened") or [None] * 4)[seat] is not None or (view.get("konkan") or [False] * 4)[seat]:
+        return False
+    have = view.get("opening", 0)
+    return 0 < have < (view.get("minimum") or [0] * 4)[seat]
+
+
+def _matching(view: dict[str, Any], verb: str, tiles: list[str]) -> list[str]:
+    """Legal moves of one verb whose tiles (before `to`/`for`) are exactly the selected tiles."""
+    chosen = Counter(tiles)
+    out = []
+    for move in _legal(view):
+        words = move.split()
+        if words[0] != verb:
+            continue
+        cut = next((i for i, word in enumerate(words) if word in ("to", "for")), len(words))
+        if _bag(words[1:cut]) == chosen:
+            out.append(move)
+    return out
+
+
+class KonkanTilesUI(RummyUI):
+    game_id = "konkan_tiles"
+    turn_seconds = 60  # unused: a mode times its own steps, and a private room only by the chat's /timer
+    toggles_per_row = 5
+
+    # ---- table modes ------------------------------------------------------------------------------------------
+    def option_values(self, name: str, spec: Any, options: dict[str, Any] | None = None) -> tuple[Any, ...]:
+        """The mode is chosen with the mode picker before the table opens; only a private room's creator chooses
+        the rules (Standard Erbil or Sulaymaniyah)."""
+        if name == "rules" and (options or {}).get("mode") == "private":
+            return tuple(spec.choices)
+        return ()
+
+    def mode_choices(self, lang: str) -> list[tuple[str, str]]:
+        out = []
+        for mode in PICKER_MODES:
+            if mode == "tournament" and not OPEN_TOURNAMENT:
+                label = t(lang, "kt.pick.tournament_closed")
+            elif mode == KIRKUK:
+                label = t(lang, "kt.pick.kirkuk")
+            else:
+                label = t(lang, f"kt.pick.{mode}")
+            out.append((label, mode))
+        return out
+
+    def mode_refusal(self, mode: str, lang: str) -> str | None:
+        if mode == KIRKUK:
+            return t(lang, "kt.kirkuk_soon")
+        if mode == "tournament" and not OPEN_TOURNAMENT:
+            return t(lang, "kt.no_tournament")
+        return None
+
+    def store_mode(self, options: dict[str, Any]) -> str:
+        return str(options.get("mode") or "quick")
+
+    def counts_in_stats(self, options: dict[str, Any]) -> bool:
+        return options.get("mode") != "private"
+
+    def start_refusal(self, options: dict[str, Any], humans: int, bots: int, lang: str) -> str | None:
+        """Ranked is four humans, never a bot (so a ranked result is never unbalanced)."""
+        if options.get("mode") == "ranked" and (bots or humans != 4):
+            return t(lang, "kt.ranked_four", n=humans)
+        return None
+
+    def bots_allowed(self, options: dict[str, Any]) -> bool:
+        return options.get("mode") != "ranked"
+
+    def invites(self, options: dict[str, Any]) -> bool:
+        return options.get("mode") == "private"
+
+    def timer_seconds(self, view: dict[str, Any], options: dict[str, Any], chat_timer: int | None) -> float | None:
+        """The mode's seconds for the step the seat is at: the draw, else the discard (which ends the turn)."""
+        timers = view.get("timers")
+        if not timers or chat_timer == 0:  # a chat (or the terminal) that turned timers off
+            return chat_timer or None
+        return timers["draw"] if view.get("phase") == "draw" else timers["discard"]
+
+    # ---- rummy hooks ------------------------------------------------------------------------------------------
+    def card_label(self, code: str) -> str:
+        return tile_label(code)
+
+    def card_sort_key(self, code: str) -> tuple:
+        return tile_key(code)
+
+    def sort_toggle(self, sort: str) -> tuple[str, str]:
+        return ("r", "kt.c.unarrange") if sort == "a" else ("a", "kt.c.arrange")
+
+    def order(self, hand: Any, sort: str, view: dict[str, Any] | None = None) -> list[int]:
+        if sort == "a":
+            return arrange(list(hand), (view or {}).get("joker")).order
+        return list(range(len(hand)))
+
+    def rack_view(self, view: dict[str, Any], pick: str | None) -> dict[str, Any]:
+        """The picture groups the melds when the rack is arranged (the renderer reads `arranged`)."""
+        state = self.pick_of(view, pick)
+        return {**view, "arranged": state.sort == "a"}
+
+    def meld_shape(self, cards: list[str], view: dict[str, Any]) -> bool:
+        chosen = Counter(cards)
+        return any(_bag(part.split()) == chosen for part in _meld_parts(view))
+
+    def meld_move(self, groups: list[list[str]], view: dict[str, Any]) -> str:
+        parts = _meld_parts(view)
+        texts = []
+        for group in groups:
+            chosen = Counter(group)
+            texts.append(next((part for part in parts if _bag(part.split()) == chosen), " ".join(group)))
+        return "meld " + " | ".join(texts)
+
+    def may_stage(self, view: dict[str, Any]) -> bool:
+        """Several melds at once: an opening short of the minimum alone, or a Konkan finish."""
+        seat = view.get("seat")
+        if seat is None:
+            return False
+        return (view.get("opened") or [None] * 4)[seat] is None or bool((view.get("konkan") or [False] * 4)[seat])
+
+    def add_moves(self, cards: list[str], view: dict[str, Any]) -> list[tuple[int, str, bool]]:
+        out: dict[int, str] = {}
+        for move in _matching(view, "add", cards):
+            out.setdefault(int(move.split()[-1]), move)
+        return [(number, move, True) for number, move in sorted(out.items())]
+
+    def discard_button(self, view: dict[str, Any], lang: str, state: Pick, hand: Any,
+                       card: str) -> UIButton | None:
+        """A discard that ends an opening short of the minimum eliminates the player: the rules want a warning and
+        a confirmation first, so the first press only arms a second, explicit button."""
+        seat = view.get("seat")
+        move = self.discard_move(card)
+        if seat is None or move not in _legal(view) or not _opening_short(view, seat):
+            return super().discard_button(view, lang, state, hand, card)
+        values = {"card": tile_label(card), "have": view.get("opening", 0), "n": (view.get("minimum") or [0] * 4)[seat]}
+        if state.confirm:
+            return UIButton(t(lang, "kt.c.discard_confirm", **values), "move", move=move)
+        return self._pick_button(t(lang, "kt.c.discard_warn", **values), replace(state, confirm=True), hand)
+
+    def extra_actions(self, view: dict[str, Any], legal: list[str], lang: str, pick: Pick,
+                      cards: list[str]) -> list[UIButton]:
+        """Stealing a joker, the Konkan finish's locks and the hidden finish, for the selected tiles."""
+        out: list[UIButton] = []
+        if not cards or pick.staged:
+            return out
+        for move in _matching(view, "swap", cards):
+            out.append(UIButton(t(lang, "kt.c.steal", n=move.split()[-1]), "move", move=move))
+        for move in _matching(view, "lock", cards):
+            words = move.split()
+            out.append(UIButton(t(lang, f"kt.c.lock_{words[-1]}", n=words[-2]), "move", move=move))
+        for move in _matching(view, "finish", cards):
+            out.append(UIButton(t(lang, "kt.c.finish", tile=tile_label(cards[0])), "move", move=move))
+        return out
+
+    # ---- buttons ----------------------------------------------------------------------------------------------
+    def rack_buttons(self, view: dict[str, Any], legal: list[str], lang: str, pick: str | None) -> list[list[UIButton]]:
+        if not legal:
+            return []
+        phase = view.get("phase")
+        if phase == "option":
+            return rows([UIButton(t(lang, f"kt.c.{move.replace(' ', '_')}"), "move", move=move) for move in legal], 1)
+        if phase == "draw":
+            buttons = [UIButton(t(lang, "kt.c.draw", n=view.get("stock_size", 0)), "move", move="draw")]
+            if "take" in legal:
+                buttons.append(UIButton(t(lang, "kt.c.take", tile=tile_label(view.get("discard_top") or "?")),
+                                        "move", move="take"))
+            return rows(buttons, 1)
+        seat = view.get("seat") or 0
+        konkan = bool((view.get("konkan") or [False] * 4)[seat])
+        whole = [move for move in legal if move.startswith("meld ") and " | " in move][:DIRECT_LIMIT]
+        key = "kt.c.konkan" if konkan else "kt.c.open"
+        lead = [[UIButton(t(lang, key, melds=self._melds_text(move)), "move", move=move)] for move in whole]
+        return self.picker_buttons({**view, "_legal": legal}, legal, lang, pick, lead=lead)
+
+    def _melds_text(self, move: str) -> str:
+        return " · ".join(tiles_text(part.split()) for part in move[5:].split(" | "))
+
+    def move_label(self, move: str, lang: str) -> str:
+        return self.describe_move(move, lang)
+
+    # ---- texts ------------------------------------------------------------------------------------------------
+    def turn_prompt(self, view: dict[str, Any], lang: str) -> str:
+        phase = view.get("phase")
+        seat = view.get("seat")
+        if phase == "option":
+            return t(lang, "kt.p.option")
+        if phase == "draw":
+            return t(lang, "kt.p.draw")
+        if seat is None:
+            return t(lang, "kt.p.play")
+        finish = view.get("finish")
+        if finish:
+            return t(lang, "kt.p.locks", n=max(0, finish["locks_needed"] - finish["locks_done"]))
+        if (view.get("konkan") or [False] * 4)[seat]:
+            return t(lang, "kt.p.konkan")
+        if (view.get("opened") or [None] * 4)[seat] is None:
+            return t(lang, "kt.p.open", n=(view.get("minimum") or [0] * 4)[seat], have=view.get("opening", 0))
+        return t(lang, "kt.p.play")
+
+    def describe_move(self, move: str, lang: str, view: dict[str, Any] | None = None) -> str:
+        words = move.split()
+        if not words:
+            return move
+        verb = words[0]
+        if verb == "meld":
+            return t(lang, "kt.m.meld", melds=self._melds_text(move))
+        if verb in ("add", "swap") and len(words) >= 4:
+            return t(lang, f"kt.m.{verb}", tiles=tiles_text(words[1:-2]), n=words[-1])
+        if verb == "lock" and len(words) == 5:
+            return t(lang, f"kt.m.lock_{words[4]}", tile=tile_label(words[1]), n=words[3])
+        if verb in ("discard", "finish") and len(words) == 2:
+            return t(lang, f"kt.m.{verb}", tile=tile_label(words[1]))
+        if verb == "option" and len(words) == 2:
+            return t(lang, f"kt.c.option_{words[1]}")
+        if verb in ("draw", "take") and len(words) == 1:
+            return t(lang, f"kt.m.{verb}")
+        return move
+
+    def _status(self, view: dict[str, Any], seat: int, lang: str) -> str:
+        if (view.get("eliminated") or [False] * 4)[seat]:
+            return t(lang, "kt.s.eliminated")
+        if (view.get("konkan") or [False] * 4)[seat]:
+            return t(lang, "kt.s.konkan")
+        opened = (view.get("opened") or [None] * 4)[seat]
+        if opened is not None:
+            return t(lang, "kt.s.opened", n=opened)
+        return t(lang, "kt.s.needs", n=(view.get("minimum") or [0] * 4)[seat])
+
+    def describe_rack(self, view: dict[str, Any], lang: str) -> str:
+        hand: list[str] = view.get("hand") or []
+        plan = arrange(hand, view.get("joker"))
+        tiles = "  ".join(f"{p + 1}) {tile_label(code)}" for p, code in enumerate(hand)) or "—"
+        groups = "  ".join("[" + " ".join(str(p + 1) for p in group) + "]" for group in plan.groups) or "—"
+        lines = [t(lang, "kt.rack", n=len(hand), tiles=tiles), t(lang, "kt.grouped_value", n=plan.value, groups=groups)]
+        seat = view.get("seat")
+        if seat is not None:
+            lines.append(self._status(view, seat, lang))
+        return "\n".join(lines)
+
+    def describe_table(self, view: dict[str, Any], lang: str, names: list[str]) -> str:
+        top = view.get("discard_top")
+        lines = [t(lang, "kt.table_round", mode=t(lang, f"opt.mode.{view.get('mode', 'quick')}"),
+                   n=view.get("round", 1), total=view.get("rounds", 5)),
+                 t(lang, "kt.table_piles", stock=view.get("stock_size", 0), left=view.get("reshuffles_left", 0),
+                   top=tile_label(top) if top else "—", indicator=tile_label(view.get("indicator") or "—"),
+                   joker=tile_label(view.get("joker") or "—"))]
+        for seat, size in enumerate(view.get("hand_sizes") or []):
+            name = names[seat] if seat < len(names) else "?"
+            lines.append(t(lang, "kt.table_seat", name=name, n=size, status=self._status(view, seat, lang)))
+        for meld in view.get("melds") or []:
+            locks = " 🔒" if meld.get("locked") and any(meld["locked"]) else ""
+            lines.append(f"  #{meld['number']} {tiles_text(meld['cards'])}{locks}")
+        return "\n".join(lines)
+
+
+UI = KonkanTilesUI()
+__all__ = ["MODES", "UI", "KonkanTilesUI", "tile_label"]
