@@ -99,7 +99,6 @@ class TelegramDriver:
         self.typed = TypedHuman(table.game) if table.typed else None
         self.server = FakeTelegram()
         self.adapter: Any = None
-        self.made: list[Any] = []
 
     def _chat(self, index: int) -> int:
         return -1_000_000_000 - index
@@ -115,9 +114,9 @@ class TelegramDriver:
         self.adapter = TelegramAdapter.for_tests(service, make_settings(), request)
         await self.adapter.start(receive=False)  # updates are handed in directly, as a webhook would
 
-    async def _process(self, index: int, update: Any) -> tuple[float, int]:
-        """Hand one update to the application; (milliseconds until it is done, API calls it made). The update's
-        own calls are kept in `self.made` for the checks."""
+    async def _process(self, index: int, update: Any) -> tuple[float, list[Any]]:
+        """Hand one update to the application; (milliseconds until it is done, the API calls it made). The calls
+        are returned, not kept on the driver: the other matches' updates run meanwhile and would overwrite them."""
         before = len(self.server.calls)
         started = time.perf_counter()
         await self.adapter.process(update)
@@ -125,19 +124,25 @@ class TelegramDriver:
         # Other matches run meanwhile: count only this table's chats and this update's own callback answer.
         mine = {str(self._chat(index)), str(self._user(index)["id"])}
         query = update.callback_query.id if update.callback_query else None
-        self.made = [call for call in self.server.calls[before:] if call.chat_id in mine
-                     or (query is not None and call.params.get("callback_query_id") == query)]
-        return elapsed, len(self.made)
+        made = [call for call in self.server.calls[before:] if call.chat_id in mine
+                or (query is not None and call.params.get("callback_query_id") == query)]
+        return elapsed, made
 
-    def _answer(self, index: int) -> str | None:
-        """What the last update told its user: the callback answer, or the reply in the private chat."""
+    def _answer(self, index: int, made: list[Any]) -> str | None:
+        """What an update told its user, from its own calls `made`: the callback answer, or the reply in the
+        private chat. The "your turn" ping is not an answer: deliveries (this match's, run by whichever update
+        gets to them first when several matches play) send it to the same private chat."""
+        from bot.i18n import LANGUAGES, game_name, t
+
         user = str(self._user(index)["id"])
-        for call in reversed(self.made):
-            if call.method == "answerCallbackQuery" or (call.method == "sendMessage" and call.chat_id == user):
+        pings = {t(lang, "ping.turn", game=game_name(lang, self.table.game)) for lang in LANGUAGES}
+        for call in reversed(made):
+            if call.method == "answerCallbackQuery" or (call.method == "sendMessage" and call.chat_id == user
+                                                        and call.params.get("text") not in pings):
                 return call.params.get("text")
         return None
 
-    async def _press(self, index: int, chat_id: int, message_id: int, data: str) -> tuple[float, int]:
+    async def _press(self, index: int, chat_id: int, message_id: int, data: str) -> tuple[float, list[Any]]:
         bot = self.adapter.application.bot
         return await self._process(index, self.server.press(bot, self._user(index), chat_id, message_id, data))
 
@@ -174,8 +179,8 @@ class TelegramDriver:
         if not moved(decision, await store.get_match(match_id)):
             sample.rejected += 1
             return True
-        check_answer(match_id, "/m " + decision.move, self._answer(index))
-        sample.record(elapsed, made)
+        check_answer(match_id, "/m " + decision.move, self._answer(index, made))
+        sample.record(elapsed, len(made))
         return True
 
     async def _pressed_move(self, index: int, match_id: int, sample: Sample) -> bool:
@@ -192,14 +197,18 @@ class TelegramDriver:
             raise AssertionError(f"match {match_id}: the human's rack has no move button")
         calls = 0
         if data.startswith("p:"):
+            shown = self.server.latest(user_id, "sendPhoto", "editMessageMedia")
             elapsed, made = await self._press(index, user_id, message_id, data)
             sample.pick_ms.append(elapsed)
-            calls += made
+            calls += len(made)
+            if self.server.latest(user_id, "sendPhoto", "editMessageMedia") is shown:
+                # Another update is delivering this match right now; the player waits for the redrawn rack.
+                await self.adapter.service.settle()
             message_id, keyboard = self.server.rack(user_id)
             data = first_data(keyboard, "m:")
         elapsed, made = await self._press(index, user_id, message_id, data)
-        check_applied(match_id, data, match.version, await store.get_match(match_id), self._answer(index))
-        sample.record(elapsed, made, calls)
+        check_applied(match_id, data, match.version, await store.get_match(match_id), self._answer(index, made))
+        sample.record(elapsed, len(made), calls)
         return True
 
     async def stop(self) -> None:
@@ -259,14 +268,21 @@ async def run(matches: int, moves: int, platform: str, table: Table, think: floa
 
             versions = [(await store.get_match(match_id)).version for match_id in ids]
             started = time.perf_counter()
-            await asyncio.gather(*(play(index, match_id) for index, match_id in enumerate(ids)))
+            players = [asyncio.create_task(play(index, match_id)) for index, match_id in enumerate(ids)]
+            try:
+                await asyncio.gather(*players)
+            finally:  # one refused move: the other players stop too, before the service and the store close
+                for player in players:
+                    player.cancel()
+                await asyncio.gather(*players, return_exceptions=True)
             wall = time.perf_counter() - started
             after = [(await store.get_match(match_id)).version for match_id in ids]
             sample.all_moves = sum(after) - sum(versions)
             if not sample.moves:
                 raise BrokenRun(f"no human move went through in {matches} matches "
                                 f"({sample.rejected} typed moves refused)")
-        finally:
+        finally:  # as bot/runner.py stops: the timer loop, then running deliveries, then the platform and store
+            await service.close()
             timers.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await timers

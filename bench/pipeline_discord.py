@@ -37,7 +37,6 @@ class DiscordDriver:
         self.fake = FakeDiscord()
         self.adapter: Any = None
         self.racks: dict[int, str] = {}  # match index -> id of the human's latest ephemeral hand
-        self.answer: str | None = None
 
     async def start(self, service: Service) -> None:
         from bot.discord_adapter import DiscordAdapter
@@ -58,18 +57,19 @@ class DiscordDriver:
                 return message
         raise LookupError(f"no {prefix!r} button in channel {channel}")
 
-    async def _feed(self, index: int, payload: dict[str, Any]) -> tuple[float, int]:
-        """Feed one interaction; (milliseconds until done, API calls it made). What it told its user (the last
-        ephemeral content) is kept in `self.answer` for the checks."""
+    async def _feed(self, index: int, payload: dict[str, Any]) -> tuple[float, int, str | None]:
+        """Feed one interaction; (milliseconds until done, API calls it made, what it told its user: the last
+        ephemeral content). The answer is returned, not kept on the driver: other matches' interactions run
+        meanwhile and would overwrite it."""
         started = time.perf_counter()
         calls = await self.fake.feed(self.adapter.client, payload)
         told = answers([call for call in calls if call.token == payload["token"]])
-        self.answer = told[-1] if told else None
+        answer = told[-1] if told else None
         elapsed = (time.perf_counter() - started) * 1000
         # Other matches run meanwhile: count this interaction's own calls and this channel's messages.
         channel = f"/channels/{self._channel(index)}/"
         made = sum(1 for call in calls if call.token == payload["token"] or channel in call.path)
-        return elapsed, made
+        return elapsed, made, answer
 
     async def open_match(self, index: int) -> int:
         who = self._user(index)
@@ -94,11 +94,11 @@ class DiscordDriver:
         if decision is None:
             return False
         payload = self.fake.command(self._user(index), "m", {"move": decision.move}, channel_id=self._channel(index))
-        elapsed, made = await self._feed(index, payload)
+        elapsed, made, answer = await self._feed(index, payload)
         if not moved(decision, await store.get_match(match_id)):
             sample.rejected += 1
             return True
-        check_answer(match_id, "m " + decision.move, self.answer)
+        check_answer(match_id, "m " + decision.move, answer)
         sample.record(elapsed, made)
         return True
 
@@ -112,18 +112,18 @@ class DiscordDriver:
         if rack is None or not _moves(rack, match.version):
             table = self._latest(index, "h:")
             payload = self.fake.press(who, table["id"], custom_ids(table, "h:")[0])
-            _, calls = await self._feed(index, payload)
+            _, calls, _ = await self._feed(index, payload)
             rack = self.fake.original(payload["token"])
             self.racks[index] = rack["id"]
         code = _moves(rack, match.version)[0]
         if code.startswith("p:"):
-            elapsed, made = await self._feed(index, self.fake.press(who, rack["id"], code))
+            elapsed, made, _ = await self._feed(index, self.fake.press(who, rack["id"], code))
             sample.pick_ms.append(elapsed)
             calls += made
             rack = self.fake.messages[rack["id"]]
             code = custom_ids(rack, "m:")[0]
-        elapsed, made = await self._feed(index, self.fake.press(who, rack["id"], code))
-        check_applied(match_id, code, match.version, await self.adapter.service.store.get_match(match_id), self.answer)
+        elapsed, made, answer = await self._feed(index, self.fake.press(who, rack["id"], code))
+        check_applied(match_id, code, match.version, await self.adapter.service.store.get_match(match_id), answer)
         sample.record(elapsed, made, calls)
         return True
 

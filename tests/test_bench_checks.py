@@ -134,3 +134,25 @@ async def test_pipeline_bench_refuses_a_move_not_answered_played(platform, game_
     answer_not_played(monkeypatch)
     with pytest.raises(BrokenRun, match="was answered 'OK', not \"Played: ...\""):
         await pipeline_run(1, 2, platform, TABLES[game_id], 0.0)
+
+
+@pytest.mark.parametrize("platform", PLATFORMS)
+@pytest.mark.parametrize("game_id", ["kenza", "canasta"])
+async def test_pipeline_bench_reads_each_answer_of_two_matches_at_once(platform, game_id, caplog):
+    """Two matches interleave their updates and deliveries: each move is still checked against its own answer
+    (not the other match's, not a "your turn" ping), and the run stops with no delivery left on a closed store."""
+    result = await pipeline_run(2, 6, platform, TABLES[game_id], 0.0)
+    assert result.sample.moves + result.sample.rejected >= 2 * 6 - 2
+    assert result.sample.moves >= 6
+    assert "no active connection" not in caplog.text
+
+
+@pytest.mark.parametrize("platform", PLATFORMS)
+async def test_pipeline_bench_refuses_two_matches_whose_presses_do_not_move(platform, monkeypatch, caplog):
+    async def ignored(self, match_id, player_id, lang, **kwargs) -> Reply:
+        return Reply(service_module.t(lang, "err.stale"), alert=True)
+
+    monkeypatch.setattr(service_module.Service, "_human_move", ignored)
+    with pytest.raises(BrokenRun, match=r"left the match at version (\d+) \(pressed on \1\)"):
+        await pipeline_run(2, 2, platform, TABLES["kenza"], 0.0)
+    assert "no active connection" not in caplog.text
