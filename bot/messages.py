@@ -33,6 +33,7 @@ class OutMessage:
     alt: str = ""
     mention: str | None = None  # user id to mention/notify (Discord turn notice)
     ping: bool = False  # only a notification that the turn came (the rack above it is edited silently)
+    picture_name: str = ""  # what the picture is, for platforms that show a file name ("score"); default the table
 
 
 ERROR = "error"

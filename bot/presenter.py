@@ -11,7 +11,7 @@ from typing import Any
 
 import engine
 import renderers
-from bot import callbacks
+from bot import callbacks, summary
 from bot.games import ui_for
 from bot.games.base import UIButton, side_names
 from bot.i18n import You, addressing_you, game_name, t
@@ -119,7 +119,7 @@ def lobby(match: Match, seats: list[Seat], lang: str, ready: frozenset[int] | No
     return OutMessage("\n".join(lines), keyboard=keyboard)
 
 
-Recent = list[tuple[int, str, dict[str, Any]]]  # (seat, move, public view right after it)
+Recent = summary.Log  # the moves the table's recap may show
 
 
 def shown_turn(match: Match, state: dict[str, Any]) -> int | None:
@@ -129,33 +129,34 @@ def shown_turn(match: Match, state: dict[str, Any]) -> int | None:
 
 
 def caption(match: Match, state: dict[str, Any], seats: list[Seat], lang: str, recent: Recent) -> str:
+    """The table's caption: the round, every move since the seat to move last played (bot.summary.recap), the
+    turn and the scores; within a photo caption's length."""
     game = engine.get(match.game)
     ui = ui_for(match.game)
     view = game.view(state, None)
     hiding = ui.disguise(view) is not view  # a claim still open: its attempt reads like any move
     names = seat_names(seats, lang)
-    lines = [t(lang, "table.title", game=game_name(lang, match.game), round=view.get("round", 1))]
-    shown = [entry for number, entry in enumerate(recent)
-             if number >= len(recent) - 4 or ui.notable(entry[1], entry[2])]
-    lines += [names[seat] + ": " + describe_move(match.game, move, lang, ui.disguise(after) if hiding else after,
-                                                 names[seat])
-              for seat, move, after in shown]
+    head = [t(lang, "table.title", game=game_name(lang, match.game), round=view.get("round", 1))]
+    tail: list[str] = []
     result = game.result(state)
     if result["over"]:
         sides = side_names(view, names, lang)
         if result.get("draw"):
-            lines.append(t(lang, "table.draw"))
+            tail.append(t(lang, "table.draw"))
         else:
-            lines.append(t(lang, "table.winner", name=" & ".join(sides[w] for w in result["winners"])))
+            tail.append(t(lang, "table.winner", name=" & ".join(sides[w] for w in result["winners"])))
     else:
         seat = shown_turn(match, state)
         if seat is not None:
-            lines.append(t(lang, "table.turn", name=names[seat]))
+            tail.append(t(lang, "table.turn", name=names[seat]))
     if view.get("target"):
-        lines.append(t(lang, "table.scores", scores=ui.score_line(view, lang, names), target=view["target"]))
+        tail.append(t(lang, "table.scores", scores=ui.score_line(view, lang, names), target=view["target"]))
     else:
-        lines.append(t(lang, "table.scores_no_target", scores=ui.score_line(view, lang, names)))
-    return "\n".join(lines)
+        tail.append(t(lang, "table.scores_no_target", scores=ui.score_line(view, lang, names)))
+    budget = summary.CAPTION_LIMIT - sum(len(line) + 1 for line in head + tail)
+    moves = summary.recap(match.game, recent, shown_turn(match, state), view, names, lang, budget=budget,
+                          hiding=hiding)
+    return "\n".join(head + moves + tail)
 
 
 def table(
@@ -280,15 +281,43 @@ def rack(
 
 
 def scores(match: Match, state: dict[str, Any], seats: list[Seat], lang: str) -> str:
+    """`/score`: every finished round with its breakdown, then the totals."""
     game = engine.get(match.game)
     view = game.view(state, None)
     names = seat_names(seats, lang)
     result = game.result(state)
     sides = side_names(view, names, lang)
     lines = [t(lang, "score.title", game=game_name(lang, match.game), target=view.get("target") or "—")]
-    for number, row in enumerate(result["history"], start=1):
-        lines.append(t(lang, "score.round", n=number, points=" · ".join(
-            f"{sides[i]} {points}" for i, points in enumerate(row))))
+    sections = summary.score_text(match.game, view, names, lang)
+    if sections:
+        lines += sections
+    else:  # a state from before the engines kept breakdowns: the totals of each round
+        for number, row in enumerate(result["history"], start=1):
+            lines.append(t(lang, "score.round", n=number, points=" · ".join(
+                f"{sides[i]} {points}" for i, points in enumerate(row))))
     lines.append(t(lang, "score.total", points=" · ".join(
         f"{sides[i]} {points}" for i, points in enumerate(result["scores"]))))
     return "\n".join(lines)
+
+
+def round_ends(match: Match, state: dict[str, Any], seats: list[Seat], lang: str, first: int,
+               images: bool) -> list[OutMessage]:
+    """The announcements of the rounds finished from number `first` (1-based) on: a score sheet picture
+    with the sheet as its caption (the match's result under the last one when it is over)."""
+    game = engine.get(match.game)
+    view = game.view(state, None)
+    names = seat_names(seats, lang)
+    result = game.result(state)
+    out = []
+    found = summary.sheets(match.game, view, names, lang)
+    for number, sheet in enumerate(found, start=1):
+        if number < first:
+            continue
+        text = "🏁 " + sheet.text()
+        if number == len(found) and result["over"]:
+            sides = side_names(view, names, lang)
+            text += "\n" + (t(lang, "table.draw") if result.get("draw") else
+                            t(lang, "table.winner", name=" & ".join(sides[w] for w in result["winners"])))
+        image = renderers.render_sheet(sheet.title, sheet.sides, sheet.rows, sheet.notes, lang) if images else None
+        out.append(OutMessage(text, image=image, picture_name="score"))  # the caption is the sheet: no alt text
+    return out

@@ -25,10 +25,11 @@ from PIL import Image
 from renderers import palette as palettes
 from renderers.context import RenderContext
 
-__all__ = ["RenderContext", "UnknownGame", "encode_png", "render_rack", "render_table", "supports"]
+__all__ = ["RenderContext", "UnknownGame", "encode_png", "render_rack", "render_sheet", "render_table", "supports"]
 
 # modules of this package that are helpers, not games
-_HELPERS = frozenset({"card_base", "cards_french", "cards_spanish", "context", "labels", "layout", "palette", "text"})
+_HELPERS = frozenset({"card_base", "cards_french", "cards_spanish", "context", "labels", "layout", "palette",
+                      "score_sheet", "text"})
 _GAME_ID = re.compile(r"^[a-z][a-z0-9_]*$")
 
 
@@ -120,3 +121,11 @@ def render_table(
     ctx = _context(lang, names, (), raqm)
     module = _module(game_id)
     return _encode(module, module.render_table(view, ctx))
+
+
+def render_sheet(title: str, sides: Sequence[str], rows: Sequence[tuple[str, Sequence[str]]],
+                 notes: Sequence[str] = (), lang: str = "ar") -> bytes:
+    """A finished round's score sheet (any game) as a PNG; every text already in the reader's language."""
+    from renderers import score_sheet
+
+    return encode_png(score_sheet.render(title, sides, rows, notes, lang))

@@ -20,6 +20,7 @@ from typing import Any, NamedTuple
 
 import engine
 import renderers
+from bot import presenter, summary
 from bot.games import canasta as canasta_ui
 from bot.games import kenza as kenza_ui
 from bot.games import konkan_tiles as konkan_tiles_ui
@@ -42,6 +43,15 @@ LABEL: dict[str, Callable[[str], str]] = {
 }
 # A rack button naming one hand card: "3. 6⚔️" (Kenza; a trailing " …" opens the capture choice), "✓ 3. 10♥" (Canasta).
 HAND_BUTTON = re.compile(r"^(?:[✓📌] )?(\d+)\. (\S+?)(?: …)?$")
+
+
+def recap_moves(records: list[Any], match: Any, state: dict[str, Any]) -> list[str]:
+    """The moves the table's recap may name: every move since the seat to move last played (bot.summary),
+    one more (a round's last move stays in view under its round), and at least the last eight. Their cards
+    were public when played, though a new deal may have dealt the same codes into a hidden hand."""
+    entries = [(record.seat, record.move, {}, 0) for record in records]
+    window = len(summary.since_last_turn(entries, presenter.shown_turn(match, state))) + 1
+    return [record.move for record in records[-max(8, window):]]
 
 
 def card_codes(game_id: str, data: Any) -> set[str]:
@@ -140,6 +150,9 @@ class PictureCheck:
         except Exception as error:  # noqa: BLE001 - reported as a problem, the harness must keep running
             self.problems.append(f"check failed on {got.chat_id}: {error!r}")
 
+    async def _recap_moves(self, match: Any, state: dict[str, Any]) -> list[str]:
+        return recap_moves(await self.store.moves(match.id), match, state)
+
     async def _check(self, match: Any, got: Received) -> None:
         game_id = match.game
         game = engine.get(game_id)
@@ -150,7 +163,16 @@ class PictureCheck:
         seat = got.seat
         view = ui.disguise(game.view(state, seat))  # as the chat may show it (an open Tunj claim looks like a move)
         where = "table" if seat is None else f"seat {seat}"
-        if got.image is not None:
+        if got.image is not None and seat is None and got.text.startswith("🏁"):
+            # A finished round's score sheet: drawn from the public view's breakdown of that round, nothing else.
+            public = game.view(state, None)
+            names = seat_names(seats, chat_lang)
+            drawn = [renderers.render_sheet(sheet.title, sheet.sides, sheet.rows, sheet.notes, chat_lang)
+                     for sheet in summary.sheets(game_id, public, names, chat_lang)
+                     if got.text.removeprefix("🏁 ").startswith(sheet.text())]
+            if got.image not in drawn:
+                self.problems.append(f"v{match.version}: a score sheet picture is not a public round's sheet")
+        elif got.image is not None:
             if seat is None:
                 expected = renderers.render_table(game_id, view, lang=chat_lang, names=seat_names(seats, chat_lang))
                 self.tables += 1
@@ -160,7 +182,7 @@ class PictureCheck:
                 self._check_rack_picture(match, game, ui, state, seats, seat, langs[seat], got)
         # Words: nothing the recipient's view hides, by its label as displayed.
         label = LABEL[game_id]
-        recent = card_codes(game_id, [record.move for record in (await self.store.moves(match.id))[-8:]])
+        recent = card_codes(game_id, await self._recap_moves(match, state))
         hidden = card_codes(game_id, match.snapshot) - card_codes(game_id, view) - recent
         words = "\n".join([got.text, got.rack_text, *got.buttons])
         for code in sorted(hidden):

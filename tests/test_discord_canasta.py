@@ -201,9 +201,11 @@ async def test_duo_match_to_2500_against_a_bot_by_ephemeral_components(store):
         assert not watch.problems, watch.problems[:3]
         assert watch.channel > moves / 2 and watch.private >= player.clicks
         pictures = [c for c in fake.calls if c.via == "http" and c.files]
-        assert all(f["filename"] == "table.png" for c in pictures for f in c.files)
+        assert all(f["filename"] in ("table.png", "score.png") for c in pictures for f in c.files)
         assert {c.path.rsplit("/", 1)[-1] for c in pictures if c.method == "PATCH"} == {table_id}
-        assert len([c for c in pictures if c.method == "POST"]) == 1
+        posted = [f["filename"] for c in pictures if c.method == "POST" for f in c.files]
+        assert posted.count("table.png") == 1  # the table: once, then edited
+        assert posted.count("score.png") == len(result["history"])  # each hand's score sheet, announced once
         racks = [c for c in fake.calls if any(f["filename"] == "hand.png" for f in c.files)]
         assert racks and all(c.via == "webhook" and c.ephemeral for c in racks)
         final = fake.messages[table_id]

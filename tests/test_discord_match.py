@@ -82,18 +82,21 @@ async def test_two_users_play_a_whole_match_by_interactions(store):
             await play_turn(fake, adapter, store, match_id, who)
             sent = [c for c in fake.calls[start:] if c.method == "POST" and c.path.endswith("/messages")]
             for call in sent:
-                if "<@" in (call.payload or {}).get("content", ""):
+                if "<@" in ((call.payload or {}).get("content") or ""):  # a score sheet is an embed: no content
                     notices += 1
                     assert call.payload["allowed_mentions"]["users"], "the turn notice pings its user"
         else:
             raise AssertionError("the match did not end")
         match = await store.get_match(match_id)
         assert match.status == "finished" and turns > 20 and notices > 10
-        # One table message, edited in place with a new picture after every move; no other picture in the channel.
+        # One table message, edited in place with a new picture after every move; the only other pictures in the
+        # channel are the finished deals' score sheets, one each.
         assert fake.messages[table_id]["attachments"][0]["filename"] == "table.png"
         pictures = [c for c in fake.calls if c.via == "http" and c.files]
         assert {c.path.rsplit("/", 1)[-1] for c in pictures if c.method == "PATCH"} == {table_id}
-        assert len([c for c in pictures if c.method == "POST"]) == 1
+        posted = [f["filename"] for c in pictures if c.method == "POST" for f in c.files]
+        history = engine.get(match.game).result(engine.get(match.game).from_json(match.snapshot))["history"]
+        assert posted.count("table.png") == 1 and posted.count("score.png") == len(history)
         final = fake.messages[table_id]
         assert "🏆" in final["embeds"][0]["description"] or "🤝" in final["embeds"][0]["description"]
         assert final["embeds"][0]["image"]["url"].endswith("/table.png")

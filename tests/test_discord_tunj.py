@@ -137,8 +137,9 @@ async def test_whole_hand_against_a_random_bot_by_ephemeral_components(store):
         assert not watch.problems, watch.problems[:3]
         assert watch.channel > moves / 4 and watch.private >= clicks
         pictures = [c for c in fake.calls if c.via == "http" and c.files]
-        assert all(f["filename"] == "table.png" for c in pictures for f in c.files)
+        assert all(f["filename"] in ("table.png", "score.png") for c in pictures for f in c.files)
         assert {c.path.rsplit("/", 1)[-1] for c in pictures if c.method == "PATCH"} == {table_id}
+        assert [f["filename"] for c in pictures if c.method == "POST" for f in c.files].count("table.png") == 1
         racks = [c for c in fake.calls if any(f["filename"] == "hand.png" for f in c.files)]
         assert racks and all(c.via == "webhook" and c.ephemeral for c in racks)
         final = fake.messages[table_id]

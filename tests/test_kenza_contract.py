@@ -26,7 +26,7 @@ def test_a_seat_view_shows_its_own_hand_and_only_counts_of_the_rest():
         "seat": 1, "dealer": 2, "to_move": 1, "round": 1, "hand_sizes": [1, 1, 3], "table": ["4C", "5E", "1C"],
         "stock_size": 2, "captured_counts": [0, 0, 0], "sweeps": [0, 0, 0], "scores": [0, 0, 0], "history": [],
         "last_move": {"seat": 0, "move": "play 1C"}, "last_capturer": None, "over": False, "winners": [],
-        "draw": False, "hand": ["2C"],
+        "draw": False, "hand": ["2C"], "details": [],
     }
     public = GAME.view(state, None)
     assert "hand" not in public and public["seat"] is None

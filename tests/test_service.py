@@ -100,9 +100,32 @@ async def test_whole_match_against_a_bot_then_replay_and_leaderboard(setup):
     assert "Ali" in top.text
     stats = await service.command(ALI, GROUP, "stats", [])
     assert "1 game," in stats.text
-    # The table message was edited in place, never re-sent.
-    table_sends = [c for c in transport.calls if c[0] == "send" and c[1] == "-100"]
-    assert len(table_sends) == 2  # the lobby and the table, once each
+    # The table message was edited in place, never re-sent; each finished deal was announced once, in order.
+    group = [shown.message for shown in transport.sent if shown.chat_id == "-100"]
+    sheets = [message for message in group if message.text.startswith("🏁")]
+    assert len(group) - len(sheets) == 2  # the lobby and the table, once each
+    details = game.view(state, None)["details"]
+    assert len(sheets) == len(details) == len(game.result(state)["history"]) >= 2
+    for number, (message, detail) in enumerate(zip(sheets, details, strict=True), start=1):
+        lines = message.text.splitlines()
+        assert f"التوزيعة {number}" in lines[0]
+        for side, name in enumerate(["Ali", lines[2].split(":")[0]]):
+            part = detail["sides"][side]
+            line = next(line for line in lines if line.startswith(name))
+            assert f"الأوراق المأكولة {part['cards']}" in line and f"نقاط الذهب {part['gold']}" in line
+            assert f"المسحات {part['sweeps']}" in line and f"المجموع {detail['totals'][side]}" in line
+            assert part["gold"] + part["others"] == detail["points"][side]
+    assert "الفائز" in sheets[-1].text.splitlines()[-1]  # the match's result under the last deal
+    # /score after the match: every deal with its breakdown (the same sheet as announced), then the totals.
+    score = (await service.command(ALI, GROUP, "score")).text  # in Ali's language (English)
+    sections = score.split("\nDeal ")[1:]
+    assert len(sections) == len(details)
+    for number, (section, detail) in enumerate(zip(sections, details, strict=True), start=1):
+        assert section.startswith(f"{number}:")
+        for side, part in enumerate(detail["sides"]):
+            assert f"cards captured {part['cards']} · gold points {part['gold']}" in section
+            assert f"Total {detail['totals'][side]}" in section
+    assert score.splitlines()[-1].startswith("Total:")
 
 
 @pytest.mark.parametrize("layout", sorted(LAYOUTS))

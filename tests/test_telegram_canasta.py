@@ -13,6 +13,7 @@ import engine
 from bot.games.canasta import UI, card_label
 from bot.i18n import t
 from storage import Store
+from tests.privacy import recap_moves
 from tests.tg_harness import (
     GROUP_ID,
     Bot,
@@ -132,11 +133,13 @@ class GroupWatch:
             if named:
                 self.problems.append(f"{call.method} names cards {named}: {shown!r}")
             return
-        if call.method not in ("sendPhoto", "editMessageMedia"):
-            return
+        if call.method not in ("sendPhoto", "editMessageMedia") or shown.startswith("🏁"):
+            return  # a score sheet names no card
         self.captions += 1
         self.naming += bool(named)
-        moves = [record.move for record in (await self.store.moves(self.match_id))[-8:]]
+        match = await self.store.get_match(self.match_id)
+        state = engine.get("canasta").from_json(match.snapshot)
+        moves = recap_moves(await self.store.moves(self.match_id), match, state)
         public = {card_label(word) for move in moves for word in move.split() if CARD.match(word)}
         if named - public:
             self.problems.append(f"caption names {named - public} not shown by {moves}: {shown!r}")

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import engine
 from bot.games.kenza import card_label
 from storage import Store
 from tests.tg_harness import GROUP_ID, Bot, FakeTelegram, open_table, play_one, seat_to_move, user
@@ -80,7 +81,12 @@ async def test_two_humans_play_a_whole_match_by_buttons(store):
         assert match.status == "finished" and match.options["target"] == 101
         assert presses > 20
         # The table was edited in place all along: still one picture in the group, edits on its id only.
-        assert len([c for c in server.calls_to(GROUP_ID) if c.method == "sendPhoto"]) == 1
+        photos = [c for c in server.calls_to(GROUP_ID) if c.method == "sendPhoto"]
+        sheets = [c for c in photos if c.params.get("caption", "").startswith("🏁")]
+        assert len(photos) - len(sheets) == 1
+        # Each finished deal was announced once with its score sheet, the last with the match's result.
+        history = engine.get("kenza").result(engine.get("kenza").from_json(match.snapshot))["history"]
+        assert len(sheets) == len(history) and "🏆" in sheets[-1].params["caption"]
         edits = [c for c in server.calls_to(GROUP_ID) if c.method == "editMessageMedia"]
         assert len(edits) >= presses and {int(c.params["message_id"]) for c in edits} == {table[0].sent_id}
         final = server.latest(GROUP_ID, "editMessageMedia")
@@ -109,6 +115,7 @@ async def test_two_humans_and_two_bots_play_a_whole_match(store):
         # Each human's private chat got racks; no rack ever went to a bot seat or to the group.
         for who in humans.values():
             assert server.calls_to(who["id"]) and server.rack(who["id"]) is not None
-        assert len([c for c in server.calls_to(GROUP_ID) if c.method == "sendPhoto"]) == 1
+        photos = [c for c in server.calls_to(GROUP_ID) if c.method == "sendPhoto"]
+        assert len([c for c in photos if not c.params.get("caption", "").startswith("🏁")]) == 1
         stats = await bot.command(CHAMS, GROUP_ID, "/stats")
         assert stats is not None and "Chams" in stats.params["text"]

@@ -547,5 +547,6 @@ async def replays(store: Any, match_id: int) -> bool:
 def group_table_calls(server: FakeTelegram) -> tuple[list[Call], list[Call]]:
     """(sendPhoto, editMessageMedia) calls in the group: the table picture and its edits."""
     calls = server.calls_to(GROUP_ID)
-    return ([c for c in calls if c.method == "sendPhoto" and c.status == 200],
+    return ([c for c in calls if c.method == "sendPhoto" and c.status == 200
+             and not c.params.get("caption", "").startswith("🏁")],  # a finished round's score sheet
             [c for c in calls if c.method == "editMessageMedia" and c.status == 200])

@@ -102,7 +102,33 @@ class Delivery(ServiceState):
         """After a restart: every match with the pending mark owes all its screens (its racks, table, notice)."""
         for match in await self.store.undelivered_matches():
             if match.platform in self.transports:
+                await self._owed_sheets(match)
                 self._schedule(match, None, new_turn=True)
+
+    async def _owed_sheets(self, match: Match) -> None:
+        """After a restart: the rounds that finished after the delivered version still owe their score sheet. How
+        many had finished then is found by replaying the move log up to that version (the engines are
+        deterministic); a sheet sent just before the stop, its table edit still owed, goes out once more."""
+        if match.snapshot is None:
+            return
+        game = engine.get(match.game)
+        finished = len(game.result(game.from_json(match.snapshot))["history"])
+        if not finished:
+            return
+        delivered = match.delivered_version or 0
+        try:
+            state = game.new(len(await self._seats(match.id)), match.options, seed=match.seed)
+            for record in await self.store.moves(match.id):
+                if record.seq > delivered:
+                    break
+                state = game.apply(state, record.seat, record.move)
+        except Exception:  # a log that no longer replays (a deal forced in a test, an engine changed since)
+            log.warning("match %s: cannot replay to version %s; its score sheets are not re-announced", match.id,
+                        delivered, exc_info=True)
+            return
+        shown = len(game.result(state)["history"])
+        if finished > shown:
+            self._announce[match.id] = min(self._announce.get(match.id, shown + 1), shown + 1)
 
     # ------------------------------------------------------------------------------------------------ one match
     async def _deliver_match(self, match_id: int) -> None:
@@ -220,8 +246,9 @@ class Delivery(ServiceState):
             left.table_after = self.clock() + wait
             return
         chat_lang = await self._chat_lang(ChatRef(match.platform, match.chat_id))
-        recent = list(self._recent.get(match.id, []))
+        recent = self._recent[match.id].copy() if match.id in self._recent else presenter.Recent()
         try:
+            await self._announce_rounds(match, state, seats, chat_lang)
             table = await self._render(presenter.table, match, state, seats, chat_lang, recent,
                                        self.images[match.platform])
             await self._show(match, "table", None, match.chat_id, table)
@@ -230,12 +257,19 @@ class Delivery(ServiceState):
             left.table = True
             return
         self._table_at[key] = self.clock()
-        shown = {id(entry) for entry in recent}
-        remaining = [entry for entry in self._recent.get(match.id, []) if id(entry) not in shown]
-        if remaining:
-            self._recent[match.id] = remaining
-        else:
-            self._recent.pop(match.id, None)
+
+    async def _announce_rounds(self, match: Match, state: dict[str, Any], seats: list[Seat], lang: str) -> None:
+        """Each finished round's score sheet, posted in the group before the table moves on (once each: a round
+        whose sheet is out is not announced again when a later send fails)."""
+        first = self._announce.get(match.id)
+        if first is None:
+            return
+        for message in await self._render(presenter.round_ends, match, state, seats, lang, first,
+                                          self.images[match.platform]):
+            await self.transports[match.platform].send(match.chat_id, message)
+            first += 1
+            self._announce[match.id] = first
+        self._announce.pop(match.id, None)
 
     async def _ping(self, match: Match, seat: Seat, user_id: str) -> None:
         """A short text in the private chat that makes the phone ring; the previous one is deleted first."""

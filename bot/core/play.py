@@ -22,6 +22,7 @@ from storage.models import Match
 
 log = logging.getLogger(__name__)
 
+MAX_RECAP = 400  # moves kept for the table's recap at most (a recap shows a folded summary of long runs)
 TAG = re.compile(r"[0-9a-f]{4}")  # presenter.pick_tag: a fingerprint of the picking state
 
 
@@ -32,6 +33,7 @@ def drawn_tag(tag: str) -> bool:
         state = tag[len(presenter.PICK_MARK):]
         return state.isascii() and state.isprintable()
     return TAG.fullmatch(tag) is not None
+
 
 MAX_BOT_MOVES = 2000  # per wake-up: a guard, far above any real chain of bot turns
 
@@ -160,12 +162,12 @@ class Play(ServiceState):
                                             deadline, finished_result=result if result["over"] else None,
                                             record_stats=ui_for(match.game).counts_in_stats(match.options))
         self._moved(match.id, seat)
-        recent = self._recent[match.id]
-        recent.append((seat, move, game.view(new_state, None)))
-        if len(recent) > 8:  # keep the newest, and any move the game wants seen (a Tunj claim)
-            ui = ui_for(match.game)
-            self._recent[match.id] = [entry for number, entry in enumerate(recent)
-                                      if number >= len(recent) - 8 or ui.notable(entry[1], entry[2])][-16:]
+        # Every seat's recap runs from its previous turn: older moves are nobody's news any more.
+        self._recent[match.id].add((seat, move, game.view(new_state, None), game.result(state)["round"]),
+                                   lambda: game.view(state, None), len(seats), MAX_RECAP)
+        finished = len(game.result(state)["history"])
+        if len(result["history"]) > finished:  # a round ended: its score sheet is announced with the table
+            self._announce.setdefault(match.id, finished + 1)
         return match
 
     async def _run_bots(self, match: Match) -> Match:

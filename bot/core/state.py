@@ -42,7 +42,8 @@ class ServiceState:
         self.images: dict[str, bool] = {}
         self._locks: dict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
         self._picks: dict[tuple[int, int], str] = {}
-        self._recent: dict[int, presenter.Recent] = defaultdict(list)  # moves not yet shown on the table
+        self._recent: dict[int, presenter.Recent] = defaultdict(presenter.Recent)  # moves a recap still shows
+        self._announce: dict[int, int] = {}  # match -> the first finished round whose score sheet is not out yet
         self._last_turn: dict[int, int | None] = {}
         self._seat_cache: dict[int, list[Seat]] = {}
         self._chat_cache: dict[tuple[str, str], Chat] = {}
@@ -157,6 +158,7 @@ class ServiceState:
         for key in [key for key in self._no_call if key[0] == match_id]:
             del self._no_call[key]
         self._recent.pop(match_id, None)
+        self._announce.pop(match_id, None)
         self._last_turn.pop(match_id, None)
         self._hand_sizes.pop(match_id, None)
         for key in [key for key in self._picks if key[0] == match_id]:

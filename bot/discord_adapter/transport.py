@@ -47,6 +47,8 @@ def render(message: OutMessage, *, filename: str = TABLE_FILE, edit: bool = Fals
     there). For an edit every field is given, so a picture message can become text-only and back.
     """
     kwargs: dict[str, Any] = {"allowed_mentions": mentions(message)}
+    if message.picture_name and filename == TABLE_FILE:
+        filename = f"{message.picture_name}.png"
     if message.image is not None:
         embed = discord.Embed(description=_clip(message.text, EMBED_LIMIT) or None, colour=EMBED_COLOUR)
         embed.set_image(url=f"attachment://{filename}")

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.i18n import t
+from bot.sheet import Sheet, signed
 
 
 @dataclass(frozen=True)
@@ -135,6 +136,25 @@ class GameUI:
 
     def describe_table(self, view: dict[str, Any], lang: str, names: list[str]) -> str:
         return ""
+
+    def round_sheet(self, detail: dict[str, Any], number: int, view: dict[str, Any], names: list[str],
+                    sides: list[str], lang: str) -> Sheet:
+        """The score sheet of finished round `number` from its `details` entry (bot.summary.Sheet). By default
+        the round's points and the running totals, which every engine's details carry."""
+        points = list(detail.get("points") or [])
+        totals = list(detail.get("totals") or [])
+        rows = [(t(lang, "sheet.points"), tuple(signed(p) for p in points))]
+        if totals:
+            rows.append((t(lang, "sheet.total"), tuple(str(total) for total in totals)))
+        return Sheet(t(lang, "sheet.round", n=number), tuple(sides[:len(points)]), tuple(rows),
+                     points=tuple(points))
+
+    def fold(self, seat: int, moves: list[tuple[str, dict[str, Any]]], before: dict[str, Any] | None,
+             lang: str) -> str:
+        """A long run of `seat`'s moves (move, public view after it) in a few words; `before` is the view
+        before the run when known. By default: the last move."""
+        move, after = moves[-1]
+        return t(lang, "recap.last", move=self.describe_move(move, lang, after))
 
     def score_line(self, view: dict[str, Any], lang: str, names: list[str]) -> str:
         sides = side_names(view, names, lang)

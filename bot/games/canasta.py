@@ -14,6 +14,7 @@ from typing import Any
 from bot.games.base import UIButton, rows
 from bot.games.rummy import Pick, RummyUI
 from bot.i18n import t
+from bot.sheet import Sheet, signed
 from engine.canasta.cards import card_key, is_wild, rank_key, sort_cards
 
 SUIT_MARK = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
@@ -288,6 +289,37 @@ class CanastaUI(RummyUI):
         elif view.get("must_use") and turn is not None and turn < len(names):
             lines.append(t(lang, "canasta.took_pile", name=names[turn], top=card_label(view["must_use"])))
         return "\n".join(lines)
+
+    def round_sheet(self, detail: dict[str, Any], number: int, view: dict[str, Any], names: list[str],
+                    sides: list[str], lang: str) -> Sheet:
+        """Who went out (concealed or not) or the stock ran out; per team every item of rules/canasta.md's
+        "Scoring" with what it counts, the hand's points and the running total."""
+        went_out = detail.get("went_out")
+        if went_out is None:
+            title = t(lang, "canasta.sheet.stock", n=number)
+        else:
+            key = "canasta.sheet.concealed" if detail.get("concealed") else "canasta.sheet.out"
+            title = t(lang, key, n=number, name=names[went_out] if went_out < len(names) else "?")
+        items = detail.get("detail") or [{}, {}]
+        counts = detail.get("counts") or [{}, {}]
+
+        def row(key: str, cell: Any) -> tuple[str, tuple[str, ...]]:
+            return t(lang, f"canasta.sheet.{key}"), tuple(cell(items[side], counts[side]) for side in (0, 1))
+
+        def gives(count: int, points: int) -> str:
+            return t(lang, "sheet.count_points", count=count, points=signed(points))
+
+        rows = (
+            row("natural", lambda item, count: gives(count.get("natural", 0), 500 * count.get("natural", 0))),
+            row("mixed", lambda item, count: gives(count.get("mixed", 0), 300 * count.get("mixed", 0))),
+            row("red3s", lambda item, count: gives(count.get("red3s", 0), item.get("red3s", 0))),
+            row("going_out", lambda item, count: signed(item.get("going_out", 0))),
+            row("melded", lambda item, count: gives(count.get("melded", 0), item.get("melded", 0))),
+            row("left", lambda item, count: gives(count.get("left", 0), item.get("in_hand", 0))),
+            (t(lang, "sheet.points"), tuple(signed(p) for p in detail.get("points", [0, 0]))),
+            (t(lang, "sheet.total"), tuple(str(total) for total in detail.get("totals", []))),
+        )
+        return Sheet(title, tuple(sides[:2]), rows, points=tuple(detail.get("points", [0, 0])))
 
     def score_line(self, view: dict[str, Any], lang: str, names: list[str]) -> str:
         sides = self.side_names(view, names, lang)

@@ -6,6 +6,7 @@ from typing import Any
 
 from bot.games.base import GameUI, UIButton, rows
 from bot.i18n import t
+from bot.sheet import Sheet, signed
 
 SUIT_MARK = {"O": "🪙", "C": "🏆", "E": "⚔️", "B": "🪵"}
 
@@ -69,6 +70,27 @@ class KenzaUI(GameUI):
             t(lang, "kenza.table", cards=table, stock=view["stock_size"], round=view["round"]),
             piles,
         ])
+
+    def round_sheet(self, detail: dict[str, Any], number: int, view: dict[str, Any], names: list[str],
+                    sides: list[str], lang: str) -> Sheet:
+        """The cards each side captured (gold by its value, any other card 1 point), its sweeps, and the table
+        cards left at the end, which went to the last capturer (rules/kenza.md, "Scoring per deal")."""
+        capturer = detail.get("last_capturer")
+        if detail.get("leftover") and capturer is not None:
+            title = t(lang, "kenza.sheet.leftover", n=number, count=detail["leftover"],
+                      points=detail.get("leftover_points", 0), name=names[capturer] if capturer < len(names) else "?")
+        else:
+            title = t(lang, "kenza.sheet.clear", n=number)
+        parts = detail.get("sides") or []
+        rows = (
+            (t(lang, "kenza.sheet.cards"), tuple(str(part.get("cards", 0)) for part in parts)),
+            (t(lang, "kenza.sheet.gold"), tuple(str(part.get("gold", 0)) for part in parts)),
+            (t(lang, "kenza.sheet.others"), tuple(str(part.get("others", 0)) for part in parts)),
+            (t(lang, "kenza.sheet.sweeps"), tuple(str(part.get("sweeps", 0)) for part in parts)),
+            (t(lang, "sheet.points"), tuple(signed(p) for p in detail.get("points", []))),
+            (t(lang, "sheet.total"), tuple(str(total) for total in detail.get("totals", []))),
+        )
+        return Sheet(title, tuple(sides[:len(parts)]), rows, points=tuple(detail.get("points", [])))
 
 
 UI = KenzaUI()

@@ -15,6 +15,7 @@ from typing import Any
 from bot.games.base import UIButton, rows
 from bot.games.rummy import Pick, RummyUI
 from bot.i18n import t
+from bot.sheet import Sheet, signed
 from engine.cards import JOKER
 from engine.errors import IllegalMove
 from engine.konkan_cards.cards import card_key, is_joker, suit_key
@@ -187,6 +188,24 @@ class KonkanCardsUI(RummyUI):
         if verb in ("draw", "take", "commit") and len(words) == 1:
             return t(lang, f"konkan.m.{verb}")
         return move
+
+    def round_sheet(self, detail: dict[str, Any], number: int, view: dict[str, Any], names: list[str],
+                    sides: list[str], lang: str) -> Sheet:
+        """Who went out (and how: a Hand, a Konkan) or a void round; each seat's points and why (lower is
+        better, rules/konkan-cards.md "Scoring")."""
+        went_out = detail.get("went_out")
+        if went_out is None:
+            title = t(lang, "konkan.sheet.void", n=number)
+        else:
+            how = "konkan" if detail.get("konkan") else "hand" if detail.get("hand") else "out"
+            title = t(lang, f"konkan.sheet.{how}", n=number, name=names[went_out] if went_out < len(names) else "?")
+        why = tuple(t(lang, f"konkan.why.{item.get('why', 'cards')}") for item in detail.get("detail") or [])
+        rows = (
+            ("", why),  # the reason says itself ("went out", "cards in hand"): no row label
+            (t(lang, "sheet.points"), tuple(signed(p) for p in detail.get("points", []))),
+            (t(lang, "sheet.total"), tuple(str(total) for total in detail.get("totals", []))),
+        )
+        return Sheet(title, tuple(sides[:len(why)]), rows, points=tuple(detail.get("points", [])))
 
     def _status(self, view: dict[str, Any], seat: int, lang: str) -> str:
         if (view.get("committed") or [])[seat:seat + 1] == [True]:

@@ -23,6 +23,7 @@ from typing import Any
 
 from bot.games.base import GameUI, UIButton, rows
 from bot.i18n import t
+from bot.sheet import Sheet, signed
 from renderers.tunj import RUN_BASE, SOURCE_INDEX, rule_codes
 
 SUIT_MARK = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
@@ -306,6 +307,59 @@ class TunjUI(GameUI):
         if seat == 1:
             names.reverse()
         return "\n".join(self._board(view, lang, names))
+
+    # ---- score sheets and recaps ----------------------------------------------------------------------------
+    def round_sheet(self, detail: dict[str, Any], number: int, view: dict[str, Any], names: list[str],
+                    sides: list[str], lang: str) -> Sheet:
+        """Each seat's leftover hand, waste and reserve and the burden they make, then the formula with its
+        numbers: 30 + the loser's hand + waste + 2 × reserve for a win, the difference of burdens in a deadlock
+        (rules/tunj.md, "Scoring")."""
+        parts = detail.get("parts") or [{}, {}]
+        burdens = detail.get("burdens") or [0, 0]
+        points = detail.get("points") or [0, 0]
+        winner = detail.get("winner")
+        rows = (
+            (t(lang, "tunj.sheet.hand"), tuple(str(part.get("hand", 0)) for part in parts)),
+            (t(lang, "tunj.sheet.waste"), tuple(str(part.get("waste", 0)) for part in parts)),
+            (t(lang, "tunj.sheet.reserve"), tuple(str(part.get("reserve", 0)) for part in parts)),
+            (t(lang, "tunj.sheet.burden"), tuple(str(b) for b in burdens)),
+            (t(lang, "sheet.points"), tuple(signed(p) for p in points)),
+            (t(lang, "sheet.total"), tuple(str(total) for total in detail.get("totals", []))),
+        )
+        if detail.get("kind") == "deadlock":
+            title = t(lang, "tunj.sheet.deadlock", n=number)
+            if winner is None:
+                notes = (t(lang, "tunj.sheet.even", a=burdens[0]),)
+            else:
+                notes = (t(lang, "tunj.sheet.difference", name=_name(names, winner), high=burdens[1 - winner],
+                           low=burdens[winner], points=points[winner]),)
+        else:
+            title = t(lang, "tunj.sheet.win", n=number, name=_name(names, winner))
+            loser = parts[1 - (winner or 0)]
+            notes = (t(lang, "tunj.sheet.formula", name=_name(names, winner), hand=loser.get("hand", 0),
+                       waste=loser.get("waste", 0), reserve=loser.get("reserve", 0), points=points[winner or 0]),)
+        return Sheet(title, tuple(sides[:2]), rows, notes, points=tuple(points))
+
+    def fold(self, seat: int, moves: list[tuple[str, dict[str, Any]]], before: dict[str, Any] | None,
+             lang: str) -> str:
+        """A turn of many moves: how the mover's reserve went, the foundations it built (each to its new top),
+        and the move that ended the run ("reserve emptied, F4 to 6♠, turned a card")."""
+        last_move, after = moves[-1]
+        parts: list[str] = []
+        same_hand = before is not None and before.get("round") == after.get("round")
+        if same_hand and before is not None:
+            was = (before.get("reserves") or [{}, {}])[seat].get("count", 0)
+            now = (after.get("reserves") or [{}, {}])[seat].get("count", 0)
+            if was and not now:
+                parts.append(t(lang, "tunj.fold.reserve_empty", was=was))
+            elif was != now:
+                parts.append(t(lang, "tunj.fold.reserve", was=was, now=now))
+            tops = [pile[-1] if pile else None for pile in before.get("foundations") or []]
+            built = [(n, pile[-1]) for n, pile in enumerate(after.get("foundations") or [], start=1)
+                     if pile and (n > len(tops) or tops[n - 1] != pile[-1])]
+            parts += [t(lang, "tunj.fold.built", f=f"F{n}", card=card_label(top)) for n, top in built]
+        parts.append(self.describe_move(last_move, lang, after))
+        return t(lang, "recap.sep").join(parts)
 
 
 UI = TunjUI()

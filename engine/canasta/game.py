@@ -333,6 +333,7 @@ class CanastaGame(Game):
             "ask": state.get("ask"),
             "scores": list(state["scores"]),
             "history": [list(row) for row in state["history"]],
+            "details": clone(state.get("hand_log", [])),  # each finished round's breakdown, in order
             "last_move": dict(state["last_move"]) if state["last_move"] else None,
             "last_hand": clone(state["last_hand"]),
             "over": state["over"],
@@ -963,6 +964,22 @@ def _from_layout(state: State, layout: dict[str, Any]) -> None:
     _begin_turn(state, (dealer + 1) % players)
 
 
+def _hand_counts(state: State) -> list[dict[str, int]]:
+    """What each team's hand points are made of, counted (the score sheet shows them beside the points)."""
+    counts = []
+    for team in (0, 1):
+        seats = [seat for seat in range(state["players"]) if seat % 2 == team]
+        kinds = [canasta_kind(meld["cards"]) for meld in state["melds"] if meld["team"] == team]
+        counts.append({
+            "natural": kinds.count("natural"),
+            "mixed": kinds.count("mixed"),
+            "red3s": sum(len(state["red3s"][seat]) for seat in seats),
+            "melded": sum(len(meld["cards"]) for meld in state["melds"] if meld["team"] == team),
+            "left": sum(len(state["hands"][seat]) for seat in seats),
+        })
+    return counts
+
+
 def _end_hand(state: State, went_out: int | None) -> None:
     concealed = went_out is not None and not state["opened_at_turn_start"]
     points, detail = hand_points(state, went_out, concealed)
@@ -974,7 +991,10 @@ def _end_hand(state: State, went_out: int | None) -> None:
         "concealed": concealed,
         "points": points,
         "detail": detail,
+        "counts": _hand_counts(state),
+        "totals": list(state["scores"]),
     }
+    state.setdefault("hand_log", []).append(clone(state["last_hand"]))
     state["pending"] = None
     state["ask"] = None
     scores = state["scores"]

@@ -13,10 +13,10 @@ from __future__ import annotations
 from typing import Any
 
 from engine import rng
-from engine.base import Game, GameInfo, OptionSpec, State
+from engine.base import Game, GameInfo, OptionSpec, State, clone
 from engine.cards import check_counts, parse_spanish, spanish_deck
 from engine.errors import IllegalMove
-from engine.kenza.rules import CAPTURE_SUM, capture_subsets, pile_points
+from engine.kenza.rules import CAPTURE_SUM, GOLD, capture_subsets, pile_points
 
 CARDS_PER_DEAL = 3
 TABLE_CARDS = 4
@@ -152,6 +152,7 @@ class KenzaGame(Game):
             "sweeps": list(state["sweeps"]),
             "scores": list(state["scores"]),
             "history": [list(row) for row in state["history"]],
+            "details": clone(state.get("deal_log", [])),  # each finished round's breakdown, in order
             "last_move": dict(state["last_move"]) if state["last_move"] else None,
             "last_capturer": state["last_capturer"],
             "over": state["over"],
@@ -281,8 +282,27 @@ def _advance(state: State, seat: int) -> None:
     _finish_deal(state)
 
 
+def _deal_record(state: State, leftover: list[str], deal_points: list[int]) -> dict[str, Any]:
+    """A finished deal's breakdown per side (captured cards, gold points, sweeps) for the score sheet; the
+    leftover table cards are already in the last capturer's pile and counted there."""
+    players = state["players"]
+    sides = [{"cards": 0, "gold": 0, "others": 0, "sweeps": 0} for _ in range(_sides(players))]
+    for seat, pile in enumerate(state["captured"]):
+        side = sides[_side_of(players, seat)]
+        side["cards"] += len(pile)
+        side["gold"] += pile_points([card for card in pile if card.endswith(GOLD)])
+        side["others"] += sum(1 for card in pile if not card.endswith(GOLD))
+        side["sweeps"] += state["sweeps"][seat]
+    # The leftover cards as a count and points, not codes: the next deal reuses the codes, and a view must not
+    # print a code that is then in somebody's hidden hand.
+    return {"round": state["round"], "last_capturer": state["last_capturer"], "leftover": len(leftover),
+            "leftover_points": pile_points(leftover),
+            "points": list(deal_points), "sides": sides, "totals": list(state["scores"])}
+
+
 def _finish_deal(state: State) -> None:
     players = state["players"]
+    leftover = list(state["table"]) if state["last_capturer"] is not None else []
     if state["table"] and state["last_capturer"] is not None:
         state["captured"][state["last_capturer"]].extend(state["table"])
         state["table"] = []
@@ -293,6 +313,7 @@ def _finish_deal(state: State) -> None:
         state["sweeps_total"][seat] += count
     state["history"].append(deal_points)
     state["scores"] = [total + gained for total, gained in zip(state["scores"], deal_points, strict=True)]
+    state.setdefault("deal_log", []).append(_deal_record(state, leftover, deal_points))
     target = state["options"]["target"]
     if max(state["scores"]) >= target:
         best = max(state["scores"])

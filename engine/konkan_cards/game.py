@@ -263,6 +263,7 @@ class KonkanCardsGame(Game):
             "must_use": state["must_use"],
             "scores": list(state["scores"]),
             "history": [list(row) for row in state["history"]],
+            "details": clone(state.get("round_log", [])),  # each finished round's breakdown, in order
             "last_move": dict(state["last_move"]) if state["last_move"] else None,
             "last_round": clone(state["last_round"]),
             "over": state["over"],
@@ -700,7 +701,9 @@ def _end_round(state: State, went_out: int | None) -> None:
         "points": points,
         "detail": detail,
         "left": [sort_cards(hand) for hand in state["hands"]],
+        "totals": list(state["scores"]),
     }
+    state.setdefault("round_log", []).append(clone(state["last_round"]))
     state["must_use"] = None
     scores = state["scores"]
     if committed_win:

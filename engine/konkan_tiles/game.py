@@ -203,6 +203,7 @@ class KonkanTilesGame(Game):
             "stolen": state["stolen"][seat] if seat is not None else None,
             "scores": list(state["scores"]),
             "history": [list(row) for row in state["history"]],
+            "details": clone(state.get("round_log", [])),  # each finished round's breakdown, in order
             "last_move": clone(state["last_move"]),
             "ghosts": clone(state["ghosts"]),
             "last_round": clone(state["last_round"]),
@@ -1079,6 +1080,7 @@ def _end_round(state: State, finisher: int | None, kind: str) -> None:
     state["scores"] = [a + b for a, b in zip(state["scores"], points, strict=True)]
     state["last_round"] = {"round": state["round"], "finisher": finisher, "kind": kind, "points": points,
                            "detail": detail}
+    state.setdefault("round_log", []).append({**clone(state["last_round"]), "totals": list(state["scores"])})
     if finisher is not None:
         state["captain"] = finisher
     scores = state["scores"]

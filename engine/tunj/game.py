@@ -31,7 +31,7 @@ from collections import Counter
 from typing import Any
 
 from engine import rng
-from engine.base import Game, GameInfo, OptionSpec, State
+from engine.base import Game, GameInfo, OptionSpec, State, clone
 from engine.cards import french_deck
 from engine.errors import IllegalMove
 from engine.tunj.deal import deal, deck_contents, load_layout, starter
@@ -218,6 +218,7 @@ class TunjGame(Game):
             "burdens": [burden(piles, s) for s in SEATS],
             "scores": list(state["scores"]),
             "history": [list(row) for row in state["history"]],
+            "details": clone(state.get("hand_log", [])),  # each finished round's breakdown, in order
             "target": state["options"]["target"],
             "claim_seconds": state["options"]["claim_seconds"],
             "last_move": dict(state["last_move"]) if state["last_move"] else None,
@@ -389,6 +390,12 @@ def _finish_hand(state: State, winner: int | None) -> None:
         "points": points,
         "burdens": burdens,
     }
+    state.setdefault("hand_log", []).append({
+        **state["hand_result"],
+        "parts": [{"hand": len(piles[hand(s)]), "waste": len(piles[waste(s)]), "reserve": len(piles[reserve(s)])}
+                  for s in SEATS],
+        "totals": list(state["scores"]),
+    })
     state["events"].append({"type": "hand_over", **state["hand_result"]})
     state["claim"] = None
     _send_cards_home(state)
