@@ -202,3 +202,49 @@ async def test_a_whole_coin_match_by_buttons_pays_the_winner(setup):
     balances = {seat: int((await service.command(players[seat].actor, GROUP, "coins")).text.split()[3])
                 for seat in players}
     assert balances == {winner: 150, 1 - winner: 50}
+
+
+async def test_a_terminal_coin_table_pass_and_play_to_the_end():
+    """`majlis play konkan_cards --players 3 --stake 40`: three players at one keyboard, /coins before and after."""
+    import io
+
+    from bot.console import ConsoleTransport
+    from bot.console import play as console_play
+    from engine.bots import decide
+
+    store = await Store.open(":memory:")
+    out = io.StringIO()
+    service = Service(store, seed_source=random.Random(3))
+    transport = ConsoleTransport(out)
+    service.attach(transport, images=False)
+    typed = {"n": 0}
+    asked: list[str] = []
+
+    async def read(prompt: str) -> str:
+        typed["n"] += 1
+        match = await store.lobby_or_active_match("console", "table")
+        state = GAME.from_json(match.snapshot)
+        seat = GAME.to_move(state)
+        if typed["n"] <= 3:
+            asked.append(prompt)
+            return "/coins"
+        return decide("konkan_cards", state, seat, "normal", random.Random(typed["n"]))
+
+    await console_play(service, transport, "konkan_cards", 3, {}, "en", read=read, stake=40)
+    match = await store.get_match(1)
+    seats = await store.seats(1)
+    balances = [await store.coins(seat.player_id, CoinGrants()) for seat in seats]
+    await store.close()
+    assert match.status == "finished" and match.stake == 40
+    assert all(seat.is_human for seat in seats)
+    places = finishing_places("konkan_cards", match.result, 3)
+    first, second = places[0][0], places[1][0]
+    assert balances[first] == 460 + 84 and balances[second] == 460 + 36
+    assert sorted(balances) == sorted([544, 496, 460])
+    text = out.getvalue()
+    assert text.count(t("en", "coins.balance", n=460, daily=50)) >= 1  # /coins during the match: the stake is held
+    assert all(p.startswith("[") for p in asked)  # the prompt names the player at the keyboard
+    assert "Winner" in text
+    ending = text[text.rindex("Winner"):]
+    for balance in (544, 496, 460):  # each player's /coins said after the end
+        assert t("en", "coins.balance", n=balance, daily=50) in ending
