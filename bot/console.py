@@ -186,6 +186,7 @@ async def play(
     if match is None:
         say(opened)
         return
+    await _say_coins(service, [you, *guests] if stake else [], say)  # before the stakes go into the pot
     started = await service.press(you, table, callbacks.encode("s", match.id))
     if started.alert:  # the lobby message already says that the game has started
         say(started)
@@ -194,6 +195,12 @@ async def play(
         await _read_moves(service, transport, match.id, [you, *guests], lang, read, say)
     finally:
         timers.cancel()
+
+
+async def _say_coins(service: Service, players: list[Actor], say: Callable[[Reply], None]) -> None:
+    for player in players:
+        reply = await service.command(player, ChatRef(PLATFORM, player.user_id, private=True), "coins")
+        say(Reply(f"{player.name}: {reply.text}"))
 
 
 async def _at_keyboard(service: Service, match_id: int, players: list[Actor]) -> Actor:
@@ -216,8 +223,7 @@ async def _read_moves(service: Service, transport: ConsoleTransport, match_id: i
         match = await service.store.get_match(match_id)
         if match is None or match.status != "active":
             if match is not None and match.stake and match.status == "finished":
-                for player in players:  # the terminal's store ends with the game: say where the pot went
-                    say(await service.command(player, ChatRef(PLATFORM, player.user_id, private=True), "coins"))
+                await _say_coins(service, players, say)  # the terminal's store ends with the game: where the pot went
             print(t(lang, "console.bye"), file=transport.out)
             return
         you = await _at_keyboard(service, match_id, players)

@@ -245,6 +245,9 @@ async def test_a_terminal_coin_table_pass_and_play_to_the_end():
     assert text.count(t("en", "coins.balance", n=460, daily=50)) >= 1  # /coins during the match: the stake is held
     assert all(p.startswith("[") for p in asked)  # the prompt names the player at the keyboard
     assert "Winner" in text
+    beginning = text[:text.index(t("en", "coins.lobby_stake", stake=40))]
+    for name in ("You", "Player 2", "Player 3"):  # each player's balance before the stakes were taken
+        assert f"{name}: " + t("en", "coins.balance", n=500, daily=50) in beginning
     ending = text[text.rindex("Winner"):]
     for balance in (544, 496, 460):  # each player's /coins said after the end
         assert t("en", "coins.balance", n=balance, daily=50) in ending
