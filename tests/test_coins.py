@@ -251,3 +251,25 @@ async def test_a_terminal_coin_table_pass_and_play_to_the_end():
     ending = text[text.rindex("Winner"):]
     for balance in (544, 496, 460):  # each player's /coins said after the end
         assert t("en", "coins.balance", n=balance, daily=50) in ending
+
+
+async def test_migration_5_upgrades_a_version_4_database(tmp_path):
+    """A database written before coin tables: its matches become free tables, and coins start from the grant."""
+    import aiosqlite
+
+    from storage.migrations import MIGRATIONS, apply_migrations
+
+    path = str(tmp_path / "old.db")
+    async with aiosqlite.connect(path, isolation_level=None) as conn:
+        assert await apply_migrations(conn, MIGRATIONS[:4]) == [1, 2, 3, 4]
+        await conn.execute("INSERT INTO players (platform, user_id, display_name, created) VALUES ('t', '1', 'A', 0)")
+        await conn.execute("""INSERT INTO matches (game, mode, platform, chat_id, created, updated)
+                              VALUES ('konkan_cards', 'casual', 't', '-1', 0, 0)""")
+    store = await Store.open(path)
+    assert store.migrations_applied == [5]
+    assert (await store.get_match(1)).stake == 0
+    assert await store.coins(1, CoinGrants(starting=321, daily=1)) == 321
+    async with store.transaction() as db:  # a balance can never go below zero, whatever the caller does
+        with pytest.raises(Exception, match="CHECK"):
+            await db.execute("UPDATE coins SET balance = -1 WHERE player_id = 1")
+    await store.close()
