@@ -273,3 +273,23 @@ async def test_migration_5_upgrades_a_version_4_database(tmp_path):
         with pytest.raises(Exception, match="CHECK"):
             await db.execute("UPDATE coins SET balance = -1 WHERE player_id = 1")
     await store.close()
+
+
+async def test_a_stake_raised_after_someone_sat_is_checked_at_start(setup):
+    service, transport, store, _ = setup
+    await service.command(ALI, GROUP, "new", ["konkan_cards"])
+    match = await store.lobby_or_active_match("fake", "-700")
+    await service.command(MONA, GROUP, "join")
+    mona = await store.find_player("fake", "32")
+    await store.coins(mona.id, service.coin_grants)
+    async with store.transaction() as db:
+        await db.execute("UPDATE coins SET balance = 30 WHERE player_id = ?", (mona.id,))
+    for _ in range(2):  # free -> 10 -> 50
+        await service.press(ALI, GROUP, callbacks.encode("o", match.id, "stake"))
+    for actor in (ALI, MONA):
+        await service.command(actor, ChatRef("fake", actor.user_id, private=True), "start")
+    reply = await service.press(ALI, GROUP, callbacks.encode("s", match.id))
+    assert reply.alert and reply.text == t("en", "coins.short_at_start", names="Mona", stake=50)
+    assert (await store.get_match(match.id)).status == "lobby"
+    assert await store.coins(mona.id, service.coin_grants) == 30
+    assert await store.coins((await store.find_player("fake", "31")).id, service.coin_grants) == 100
