@@ -153,10 +153,7 @@ async def play(
     second person.
 
     With a `stake` (a coin table, where bots may not sit) the other seats are players at this same terminal,
-    passing the keyboard: each sees their own cards when their turn comes (pass-and-play). There nobody is "you":
-    an unnamed first player is "Player 1" like the others."""
-    if stake and not name:
-        name = t(lang, "console.player", n=1)
+    passing the keyboard: each sees their own cards when their turn comes (pass-and-play)."""
     you = Actor(PLATFORM, YOU, name, language=lang, is_admin=True)
     guests = [Actor(PLATFORM, f"player{number}", t(lang, "console.player", n=number), language=lang)
               for number in range(2, players + 1)] if stake else []
@@ -197,10 +194,16 @@ async def play(
         timers.cancel()
 
 
+def _called(player: Actor) -> str:
+    """How the keyboard's player is named in pass-and-play lines: the unnamed terminal player is "You", as on the
+    screens (presenter.seat_names)."""
+    return player.name or t(player.language or "en", "console.you")
+
+
 async def _say_coins(service: Service, players: list[Actor], say: Callable[[Reply], None]) -> None:
     for player in players:
         reply = await service.command(player, ChatRef(PLATFORM, player.user_id, private=True), "coins")
-        say(Reply(f"{player.name}: {reply.text}"))
+        say(Reply(f"{_called(player)}: {reply.text}"))
 
 
 async def _at_keyboard(service: Service, match_id: int, players: list[Actor]) -> Actor:
@@ -227,10 +230,10 @@ async def _read_moves(service: Service, transport: ConsoleTransport, match_id: i
             print(t(lang, "console.bye"), file=transport.out)
             return
         you = await _at_keyboard(service, match_id, players)
-        transport.switch(you.user_id, t(lang, "console.turn_of", name=you.name))
+        transport.switch(you.user_id, t(lang, "console.turn_of", name=_called(you)))
         prompt = t(lang, "console.prompt")
         try:
-            answer = read(f"[{you.name}] {prompt}" if len(players) > 1 else prompt)
+            answer = read(f"[{_called(you)}] {prompt}" if len(players) > 1 else prompt)
             text = (await answer if inspect.isawaitable(answer) else answer).strip()
         except (EOFError, KeyboardInterrupt):
             print("\n" + t(lang, "console.bye"), file=transport.out)
