@@ -2,9 +2,10 @@
 
 Kenza's human presses the first move button of its rack (the platform driver reads it from the recorded API
 calls). Canasta, Tunj, Konkan (cards) and Konkan tiles racks are two-step keyboards (card or tile toggles, source
-then target) that no fixed "first button" rule can play through a whole hand, so their human's move is chosen on the bench side
-by the engine's normal bot from the human seat's own view of the stored snapshot, and TYPED (`/m <move>` / the `m` slash
-command): the same service -> engine -> storage -> renders -> platform path as a press, only the input differs.
+then target) that no fixed "first button" rule can play through a whole hand, so their human's move is chosen on the
+bench side by the engine's normal bot from the human seat's own view of the stored snapshot, and TYPED (`/m <move>` /
+the `m` slash command): the same service -> engine -> storage -> renders -> platform path as a press, only the input
+differs.
 """
 
 from __future__ import annotations
