@@ -2,15 +2,15 @@
 through the platform adapter, the service, SQLite storage (a temporary file), the real renderer and the
 production turn-timer loop, with the platform's API recorded, not sent.
 
-    .venv/bin/python bench/pipeline.py [--game kenza|canasta|tunj|konkan_tiles] [--matches 50] [--moves 20]
-                                       [--think SECONDS] [--platform telegram|discord] [--tracemalloc]
+    .venv/bin/python bench/pipeline.py [--game kenza|canasta|tunj|konkan_cards|konkan_tiles] [--matches 50]
+                                       [--moves 20] [--think SECONDS] [--platform telegram|discord] [--tracemalloc]
 
-Tables (bench/pipeline_games.py): Kenza for 2; Canasta `duo` (variant=duo target=2500); Tunj for 2; Konkan tiles
-1v1 (mode=private). Kenza's human
-presses the first move button of its rack, read from the recorded API calls (a two-step "pick" is followed by
-the first choice). Canasta's, Tunj's and Konkan's human has its move chosen on the bench side by the engine's normal bot
-from its seat's view and TYPED (`/m <move>` in the private chat on Telegram, the `m` slash command on Discord):
-the same pipeline, only the input is a command. The bot answers inside the same update, as in production.
+Tables (bench/pipeline_games.py): Kenza for 2; Canasta `duo` (variant=duo target=2500); Tunj for 2; Konkan (cards)
+for 2 (konkan51); Konkan tiles 1v1 (mode=private). Kenza's human presses the first move button of its rack, read from
+the recorded API calls (a two-step "pick" is followed by the first choice). Canasta's, Tunj's and both Konkans' human
+has its move chosen on the bench side by the engine's normal bot from its seat's view and TYPED (`/m <move>` in the
+private chat on Telegram, the `m` slash command on Discord): the same pipeline, only the input is a command. The bot
+answers inside the same update, as in production.
 
 `--think 0` (the default) is a saturated process: every simulated player moves again the moment it is answered,
 which shows capacity. `--think T` makes each player wait a random time uniform in [0, 2T] before every move, like

@@ -1,10 +1,11 @@
 """What bench/pipeline.py plays per game: the table it opens, and how its simulated human chooses a move.
 
 Kenza's human presses the first move button of its rack (the platform driver reads it from the recorded API
-calls). Canasta, Tunj and Konkan tiles racks are two-step keyboards (card or tile toggles, source then target)
-that no fixed "first button" rule can play through a whole hand, so their human's move is chosen on the bench side
-by the engine's normal bot from the human seat's own view of the stored snapshot, and TYPED (`/m <move>` / the `m` slash
-command): the same service -> engine -> storage -> renders -> platform path as a press, only the input differs.
+calls). Canasta, Tunj, Konkan (cards) and Konkan tiles racks are two-step keyboards (card or tile toggles, source
+then target) that no fixed "first button" rule can play through a whole hand, so their human's move is chosen on the
+bench side by the engine's normal bot from the human seat's own view of the stored snapshot, and TYPED (`/m <move>` /
+the `m` slash command): the same service -> engine -> storage -> renders -> platform path as a press, only the input
+differs.
 """
 
 from __future__ import annotations
@@ -49,6 +50,8 @@ TABLES = {
     "kenza": Table("kenza"),
     "canasta": Table("canasta", {"variant": "duo", "target": "2500"}, typed=True),
     "tunj": Table("tunj", typed=True),
+    # Konkan's rack is Canasta's picker (toggles, set aside, meld / add / swap / discard): typed like Canasta.
+    "konkan_cards": Table("konkan_cards", typed=True),
     # one human against one bot: Konkan's 1v1 is the private room (untimed, no stats); its picker is multi-step
     "konkan_tiles": Table("konkan_tiles", {"mode": "private"}, typed=True),
 }

@@ -118,6 +118,9 @@ def build_parser() -> argparse.ArgumentParser:
                       help="the bots' level: random (easy) or normal (default), or one a game adds — Tunj's strong "
                            "never slips, while its random and normal bots sometimes neglect a priority for you to "
                            "call Tunj!")
+    play.add_argument("--stake", type=int, default=0, metavar="COINS",
+                      help="a coin table (Konkan cards): each seat puts COINS in the pot; bots sit only at free "
+                           "tables, so the other seats are players at this terminal taking turns at the keyboard")
     return parser
 
 
@@ -131,7 +134,8 @@ def main(argv: list[str] | None = None) -> int:
             game = GAME_ALIASES.get(args.game.lower(), args.game.lower())
             options = _with_mode(game, {key: value for key, value in options.items() if value is not None})
             players = args.players or _fewest_players(game, options)
-            return asyncio.run(_play(game, players, options, args.lang, args.seed, args.name, args.bots))
+            return asyncio.run(_play(game, players, options, args.lang, args.seed, args.name, args.bots,
+                                     args.stake))
         return asyncio.run(_run(lang))
     except KeyboardInterrupt:  # Ctrl-C leaves like `q` does
         print("\n" + t(lang, "console.bye"), flush=True)
@@ -173,7 +177,8 @@ def _operator_language() -> str:
     return "en"
 
 
-def check_table(game: str, players: int, options: dict[str, Any], lang: str, bots: str = "normal") -> str | None:
+def check_table(game: str, players: int, options: dict[str, Any], lang: str, bots: str = "normal",
+                stake: int = 0) -> str | None:
     """Why this table cannot be set up (in `lang`), or None: checked before anything starts, so `majlis play`
     with a bad option exits non-zero with the reason instead of opening a table that cannot start."""
     import engine
@@ -198,18 +203,24 @@ def check_table(game: str, players: int, options: dict[str, Any], lang: str, bot
         return not_yet
     if bots not in levels(game):
         return t(lang, "err.bot_level", level=bots, levels=", ".join(levels(game)))
+    from bot.coin_tables import COIN_GAMES, parse_stake
+
+    if stake and game not in COIN_GAMES:
+        return t(lang, "coins.not_this_game", game=t(lang, f"game.{game}"))
+    if parse_stake(str(stake)) is None:
+        return t(lang, "coins.bad_stake")
     return None
 
 
 async def _play(game: str, players: int, options: dict[str, Any], lang: str, seed: int | None,
-                name: str | None, bots: str = "normal") -> int:
+                name: str | None, bots: str = "normal", stake: int = 0) -> int:
     from bot.console import ConsoleTransport, play
     from bot.service import Service
     from storage import Store
 
     game = game.lower()
     options = {key: value for key, value in options.items() if value is not None}
-    problem = check_table(game, players, options, lang, bots)
+    problem = check_table(game, players, options, lang, bots, stake)
     if problem is not None:
         print(problem, file=sys.stderr)
         return 2
@@ -219,7 +230,7 @@ async def _play(game: str, players: int, options: dict[str, Any], lang: str, see
         transport = ConsoleTransport()
         service.attach(transport, images=False)
         await play(service, transport, game, players, {key: str(value) for key, value in options.items()}, lang,
-                   name=name or "", bots=bots)
+                   name=name or "", bots=bots, stake=stake)
     finally:
         await store.close()
     return 0

@@ -5,6 +5,8 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
+from storage.coins import CoinGrants
+
 
 class ConfigError(ValueError):
     """A setting that cannot be used as written; `reason` is a catalog key, so the line can be said in either
@@ -25,6 +27,8 @@ class Settings:
     discord_guild_id: int | None
     database_url: str | None
     telegram_webhook_listen: str = "0.0.0.0"  # noqa: S104  (the address the webhook server binds)
+    starting_coins: int = 500  # coins a player gets when first seen (coin tables, konkan-cards.md)
+    daily_coins: int = 50  # coins added on a player's first coin action of each UTC day
 
     @classmethod
     def from_env(cls, environ: dict[str, str] | None = None) -> Settings:
@@ -45,6 +49,8 @@ class Settings:
             return int(text)
 
         port = number("TELEGRAM_WEBHOOK_PORT", 1, 65535, "config.port")
+        starting = number("STARTING_COINS", 0, 10**9, "config.coins")
+        daily = number("DAILY_COINS", 0, 10**9, "config.coins")
         return cls(
             telegram_token=value("TELEGRAM_BOT_TOKEN"),
             telegram_base_url=value("TELEGRAM_BASE_URL"),
@@ -54,7 +60,13 @@ class Settings:
             discord_guild_id=number("DISCORD_GUILD_ID", 1, 2**64 - 1, "config.guild"),
             database_url=value("DATABASE_URL"),
             telegram_webhook_listen=value("TELEGRAM_WEBHOOK_LISTEN") or "0.0.0.0",  # noqa: S104
+            starting_coins=500 if starting is None else starting,
+            daily_coins=50 if daily is None else daily,
         )
+
+    @property
+    def coin_grants(self) -> CoinGrants:
+        return CoinGrants(starting=self.starting_coins, daily=self.daily_coins)
 
     @property
     def any_platform(self) -> bool:

@@ -19,6 +19,7 @@ import threading
 from collections.abc import Awaitable, Callable
 from typing import TextIO
 
+import engine
 from bot import callbacks
 from bot.i18n import LANGUAGES, t
 from bot.messages import Actor, Button, ChatRef, OutMessage, Reply
@@ -40,7 +41,12 @@ class ConsoleTransport:
     def __init__(self, out: TextIO | None = None) -> None:
         self.out = out or sys.stdout
         self._ids = itertools.count(1)
-        self.buttons: list[Button] = []
+        # Pass-and-play (a coin table: no bots): every seat is a player at this terminal, each with a private chat
+        # here; only the player whose turn it is sees theirs, the others' newest one waits for their turn.
+        self.local: set[str] = {YOU}
+        self.current = YOU
+        self._buttons: dict[str, list[Button]] = {}
+        self._latest: dict[str, OutMessage] = {}
         self.lobby_buttons: list[Button] = []
         self.quiet = False  # while the table is being set up: the lobby's intermediate states are noise here
         self.private_shown = 0  # private messages printed so far (a command that printed one needs no reply)
@@ -59,18 +65,36 @@ class ConsoleTransport:
     def deep_link(self, payload: str) -> str | None:
         return None
 
+    @property
+    def buttons(self) -> list[Button]:
+        """The buttons a number presses: those of the newest private message of the player at the keyboard."""
+        return self._buttons.get(self.current, [])
+
+    def switch(self, chat_id: str, name: str) -> None:
+        """Pass the keyboard to another local player: their newest private message is shown again."""
+        if chat_id == self.current:
+            return
+        self.current = chat_id
+        print("═" * 60 + "\n" + name, file=self.out, flush=True)
+        if chat_id in self._latest:
+            self._print(chat_id, self._latest[chat_id])
+
     def _print(self, chat_id: str, message: OutMessage) -> None:
         if self.quiet:
             return
-        private = chat_id == YOU
+        private = chat_id in self.local
+        buttons = [button for row in message.keyboard for button in row if button.data]
+        if private:
+            self._buttons[chat_id] = buttons
+            self._latest[chat_id] = message
+            if chat_id != self.current:
+                return  # another local player's cards: shown when the keyboard is theirs
         self.private_shown += private
         bar = "─" * 60
         lines = [bar, message.text]
         if message.alt:
             lines.append(message.alt)
-        buttons = [button for row in message.keyboard for button in row if button.data]
         if private:
-            self.buttons = buttons
             lines += [f"  [{number}] {button.label}" for number, button in enumerate(buttons, start=1)]
         elif buttons and any(button.data.startswith(("j:", "s:", "n:")) for button in buttons):
             self.lobby_buttons = buttons
@@ -121,14 +145,20 @@ async def play(
     name: str = "",
     bots: str = "normal",
     timer_interval: float = 0.5,
+    stake: int = 0,
 ) -> None:
     """Open a table with you and bots of level `bots`, then read moves until the match ends or you leave.
 
     With no `name` you appear as "You" in the language of the moment (presenter.seat_names), addressed in the
-    second person."""
+    second person.
+
+    With a `stake` (a coin table, where bots may not sit) the other seats are players at this same terminal,
+    passing the keyboard: each sees their own cards when their turn comes (pass-and-play)."""
     you = Actor(PLATFORM, YOU, name, language=lang, is_admin=True)
+    guests = [Actor(PLATFORM, f"player{number}", t(lang, "console.player", n=number), language=lang)
+              for number in range(2, players + 1)] if stake else []
+    transport.local |= {guest.user_id for guest in guests}
     table = ChatRef(PLATFORM, TABLE_CHAT)
-    private = ChatRef(PLATFORM, YOU, private=True)
     say = _printer(transport)
     read = read or StdinReader()
     # Set the table up quietly: the language is the one asked for on the command line (no "this chat now
@@ -138,36 +168,72 @@ async def play(
     try:
         await service.command(you, table, "lang", [lang])
         await service.command(you, table, "timer", ["0"])  # turn timers off; rule windows stay timed
-        await service.command(you, private, "start")
-        opened = await service.command(you, table, "new", [game_id, *(f"{k}={v}" for k, v in options.items())])
+        for actor in (you, *guests):
+            await service.command(actor, ChatRef(PLATFORM, actor.user_id, private=True), "start")
+        words = [game_id, *(f"{k}={v}" for k, v in options.items()), *([f"stake={stake}"] if stake else [])]
+        opened = await service.command(you, table, "new", words)
         match = await service.store.lobby_or_active_match(PLATFORM, TABLE_CHAT)
         if match is not None:
-            for _ in range(players - 1):
+            for guest in guests:
+                await service.command(guest, table, "join")
+            for _ in range(players - 1 - len(guests)):
                 await service.press(you, table, callbacks.encode("b", match.id, bots))
     finally:
         transport.quiet = False
     if match is None:
         say(opened)
         return
+    await _say_coins(service, [you, *guests] if stake else [], say)  # before the stakes go into the pot
     started = await service.press(you, table, callbacks.encode("s", match.id))
     if started.alert:  # the lobby message already says that the game has started
         say(started)
     timers = asyncio.create_task(service.run_timers(timer_interval))
     try:
-        await _read_moves(service, transport, match.id, you, lang, read, say)
+        await _read_moves(service, transport, match.id, [you, *guests], lang, read, say)
     finally:
         timers.cancel()
 
 
-async def _read_moves(service: Service, transport: ConsoleTransport, match_id: int, you: Actor, lang: str,
-                      read: Callable[[str], str | Awaitable[str]], say: Callable[[Reply], None]) -> None:
+def _called(player: Actor) -> str:
+    """How the keyboard's player is named in pass-and-play lines: the unnamed terminal player is "You", as on the
+    screens (presenter.seat_names)."""
+    return player.name or t(player.language or "en", "console.you")
+
+
+async def _say_coins(service: Service, players: list[Actor], say: Callable[[Reply], None]) -> None:
+    for player in players:
+        reply = await service.command(player, ChatRef(PLATFORM, player.user_id, private=True), "coins")
+        say(Reply(f"{_called(player)}: {reply.text}"))
+
+
+async def _at_keyboard(service: Service, match_id: int, players: list[Actor]) -> Actor:
+    """The local player whose turn it is (the first one while a bot or nobody is to move)."""
+    match = await service.store.get_match(match_id)
+    if len(players) == 1 or match is None or match.snapshot is None:
+        return players[0]
+    game = engine.get(match.game)
+    seat = game.to_move(game.from_json(match.snapshot))
+    for record in await service.store.seats(match_id):
+        if record.seat == seat and record.player_id is not None:
+            player = await service.store.get_player(record.player_id)
+            return next((actor for actor in players if player and actor.user_id == player.user_id), players[0])
+    return players[0]
+
+
+async def _read_moves(service: Service, transport: ConsoleTransport, match_id: int, players: list[Actor],
+                      lang: str, read: Callable[[str], str | Awaitable[str]], say: Callable[[Reply], None]) -> None:
     while True:
         match = await service.store.get_match(match_id)
         if match is None or match.status != "active":
+            if match is not None and match.stake and match.status == "finished":
+                await _say_coins(service, players, say)  # the terminal's store ends with the game: where the pot went
             print(t(lang, "console.bye"), file=transport.out)
             return
+        you = await _at_keyboard(service, match_id, players)
+        transport.switch(you.user_id, t(lang, "console.turn_of", name=_called(you)))
+        prompt = t(lang, "console.prompt")
         try:
-            answer = read(t(lang, "console.prompt"))
+            answer = read(f"[{_called(you)}] {prompt}" if len(players) > 1 else prompt)
             text = (await answer if inspect.isawaitable(answer) else answer).strip()
         except (EOFError, KeyboardInterrupt):
             print("\n" + t(lang, "console.bye"), file=transport.out)
@@ -188,7 +254,7 @@ async def _answer(service: Service, transport: ConsoleTransport, you: Actor, tex
                   say: Callable[[Reply], None]) -> str:
     """Act on one typed line (a button number, a /command or a move); returns the language from now on."""
     table = ChatRef(PLATFORM, TABLE_CHAT)
-    private = ChatRef(PLATFORM, YOU, private=True)
+    private = ChatRef(PLATFORM, you.user_id, private=True)
     if text.isdigit():
         number = int(text)
         if not 1 <= number <= len(transport.buttons):

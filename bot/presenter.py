@@ -12,6 +12,7 @@ from typing import Any
 import engine
 import renderers
 from bot import callbacks, summary
+from bot.coin_tables import COIN_GAMES
 from bot.games import ui_for
 from bot.games.base import UIButton, side_names
 from bot.i18n import You, addressing_you, game_name, t
@@ -83,6 +84,8 @@ def lobby(match: Match, seats: list[Seat], lang: str, ready: frozenset[int] | No
         option_text(match.game, effective_options(match, len(seats)), lang),
         t(lang, "lobby.seats", count=len(seats), min=game.info.min_players, max=game.info.max_players),
     ]
+    if match.game in COIN_GAMES:
+        lines.insert(2, t(lang, "coins.lobby_stake", stake=match.stake) if match.stake else t(lang, "coins.lobby_free"))
     lines += [f"{index + 1}. {name}" for index, name in enumerate(names)]
     if match.status == "cancelled":
         lines.append(t(lang, "lobby.cancelled"))
@@ -98,13 +101,16 @@ def lobby(match: Match, seats: list[Seat], lang: str, ready: frozenset[int] | No
         for name, spec in game.info.options.items()
         if len(ui.option_values(name, spec, effective)) > 1
     ]
+    if match.game in COIN_GAMES:
+        option_row.append(Button(t(lang, "coins.stake_button", stake=match.stake) + " ▸",
+                                 callbacks.encode("o", match.id, "stake")))
     if option_row:
         keyboard.append(option_row)
     keyboard.append([
         Button(t(lang, "btn.join"), callbacks.encode("j", match.id)),
         Button(t(lang, "btn.leave"), callbacks.encode("l", match.id)),
     ])
-    if ui.bots_allowed(match.options):
+    if ui.bots_allowed(match.options) and not match.stake:  # bots sit only at free tables
         keyboard.append([
             Button(t(lang, "btn.add_bot", level=t(lang, "level.normal")), callbacks.encode("b", match.id, "normal")),
             Button(t(lang, "btn.add_bot", level=t(lang, "level.random")), callbacks.encode("b", match.id, "random")),

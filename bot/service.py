@@ -18,6 +18,7 @@ import logging
 
 import renderers
 from bot import callbacks
+from bot.core.coins import Coins
 from bot.core.delivery import Delivery
 from bot.core.lobby import Lobby
 from bot.core.play import MAX_BOT_MOVES, Play
@@ -34,8 +35,9 @@ __all__ = ["AWAY_AFTER_TIMEOUTS", "MAX_BOT_MOVES", "Service"]
 log = logging.getLogger(__name__)
 
 
-class Service(Lobby, Play, Timers, Delivery, Standings):
-    """The public face the adapters and tests use: `Service(store, clock=, seed_source=, bot_delay=)`, `attach`,
+class Service(Lobby, Play, Timers, Delivery, Standings, Coins):
+    """The public face the adapters and tests use: `Service(store, clock=, seed_source=, bot_delay=,
+    coin_grants=)`, `attach`,
     `command`, `press`, `tick`, `run_timers`, `resume`, `warm_up`."""
 
     def attach(self, transport: Transport, *, images: bool = True) -> None:
@@ -65,6 +67,7 @@ class Service(Lobby, Play, Timers, Delivery, Standings):
             "cancel": self._cmd_cancel, "hand": self._cmd_hand, "score": self._cmd_score, "top": self._cmd_top,
             "stats": self._cmd_stats, "rules": self._cmd_rules, "lang": self._cmd_lang, "help": self._cmd_help,
             "m": self._cmd_move, "back": self._cmd_back, "timer": self._cmd_timer,
+            "coins": self._cmd_coins,
         }.get(name)
         if handler is None:
             return Reply(t(lang, "err.unknown_command"))

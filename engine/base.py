@@ -76,6 +76,9 @@ class GameInfo:
     max_players: int
     options: dict[str, OptionSpec] = field(default_factory=dict)
     teams_at: tuple[int, ...] = ()  # player counts that play in partnerships {0,2} / {1,3}
+    # Which way a match total points: False when the highest total wins (most games), True when the lowest does
+    # (Konkan with cards scores penalties). Standings and coin prizes rank each game in its own direction.
+    lower_is_better: bool = False
 
 
 class Game(ABC):

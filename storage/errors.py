@@ -46,3 +46,11 @@ class AlreadySeated(StoreError):
 
 class SchemaTooNew(StoreError):
     """The database was written by a newer build; refusing to run rather than guess at its schema."""
+
+
+class NotEnoughCoins(StoreError):
+    """A coin table cannot hold every seat's stake: these players' balances are short."""
+
+    def __init__(self, player_ids: list[int]) -> None:
+        super().__init__(f"players {player_ids} cannot cover the stake")
+        self.player_ids = player_ids

@@ -7,6 +7,7 @@ from typing import Any
 
 import aiosqlite
 
+from storage.coins import CoinOps
 from storage.errors import AlreadySeated, NotFound, StaleVersion, TableBusy, WrongStatus
 from storage.models import Match, MoveRecord, Seat, dumps
 from storage.stats import StatsOps
@@ -19,7 +20,7 @@ _SEAT_SQL = """SELECT s.*, p.display_name FROM seats s LEFT JOIN players p ON p.
                WHERE s.match_id = ? AND s.seat = ?"""
 
 
-class MatchOps(StatsOps):
+class MatchOps(StatsOps, CoinOps):
     # ---- matches -------------------------------------------------------------------------------------------
 
     async def create_match(
@@ -31,8 +32,10 @@ class MatchOps(StatsOps):
         chat_id: str | int,
         creator_id: int | None,
         seed: int | None,
+        stake: int = 0,
     ) -> Match:
-        """Open a lobby in the chat; TableBusy if the chat already has a lobby or a match in play."""
+        """Open a lobby in the chat; TableBusy if the chat already has a lobby or a match in play. A `stake`
+        makes it a coin table: each seat's coins are held when it starts."""
         async with self.transaction() as db:
             busy = await self._open_row(db, platform, str(chat_id))
             if busy is not None:
@@ -40,9 +43,9 @@ class MatchOps(StatsOps):
             now = self._now()
             cursor = await db.execute(
                 """INSERT INTO matches (game, mode, options, status, seed, platform, chat_id, creator_id,
-                                        created, updated)
-                   VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?)""",
-                (game, mode, dumps(options), seed, platform, str(chat_id), creator_id, now, now),
+                                        created, updated, stake)
+                   VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?)""",
+                (game, mode, dumps(options), seed, platform, str(chat_id), creator_id, now, now, stake),
             )
             match_id = cursor.lastrowid
             await cursor.close()
@@ -135,7 +138,8 @@ class MatchOps(StatsOps):
         """Move a lobby into play at version 0 with the engine's initial state.
 
         `seat_order[i]` is the lobby seat that becomes seat i (a shuffle chosen by the service, which must have
-        built `snapshot` for that order). Every seat must be taken by a player or a bot.
+        built `snapshot` for that order). Every seat must be taken by a player or a bot. At a coin table every
+        human seat's stake goes into the pot in the same transaction (NotEnoughCoins, and no start, if one is short).
         """
         async with self.transaction() as db:
             await self._require(db, match_id, "lobby")
@@ -147,6 +151,9 @@ class MatchOps(StatsOps):
                 if sorted(order) != list(range(count)):
                     raise ValueError(f"seat_order must be a permutation of 0..{count - 1}, not {order}")
                 await self._reseat(db, match_id, {old: new for new, old in enumerate(order)})
+            row = await self._match_row(db, match_id)
+            if row["stake"]:
+                await self._hold_stakes(db, match_id, row["stake"])
             await db.execute(
                 """UPDATE matches SET status = 'active', version = 0, snapshot = ?, deadline = ?, updated = ?
                    WHERE id = ?""",
@@ -155,7 +162,8 @@ class MatchOps(StatsOps):
             return Match.from_row(await self._match_row(db, match_id))
 
     async def cancel_match(self, match_id: int) -> Match:
-        """Close a lobby or abandon a match in play; cancelling twice is harmless, a finished match stays finished."""
+        """Close a lobby or abandon a match in play; cancelling twice is harmless, a finished match stays finished.
+        Stakes held for an abandoned coin table go back to their players in the same transaction."""
         async with self.transaction() as db:
             row = await self._match_row(db, match_id)
             if row["status"] == "cancelled":
@@ -167,6 +175,8 @@ class MatchOps(StatsOps):
                 "UPDATE matches SET status = 'cancelled', deadline = NULL, finished = ?, updated = ? WHERE id = ?",
                 (now, now, match_id),
             )
+            if row["stake"] and row["status"] == "active":
+                await self._refund_pot(db, match_id)
             return Match.from_row(await self._match_row(db, match_id))
 
     async def apply_move(
@@ -181,6 +191,7 @@ class MatchOps(StatsOps):
         finished_result: dict[str, Any] | None = None,
         *,
         record_stats: bool = True,
+        places: Sequence[Sequence[int]] | None = None,
     ) -> Match:
         """Record one move and the state after it, atomically, if the caller saw the latest version.
 
@@ -188,7 +199,9 @@ class MatchOps(StatsOps):
         apply once: the loser gets StaleVersion (also raised when the match is no longer active). The move is
         logged as seq = version + 1. With `finished_result` (the engine's `result(state)`) the match is finished
         in the same transaction and every human seat's stats are updated, unless `record_stats` is False
-        (modes such as private rooms that the rules keep out of statistics).
+        (modes such as private rooms that the rules keep out of statistics). At a coin table the pot is paid in the
+        same transaction to the seats by finishing position (`places`: groups of seats, best first; without it the
+        stakes are given back).
         """
         if actor not in ACTORS:
             raise ValueError(f"actor must be one of {ACTORS}, not {actor!r}")
@@ -216,6 +229,11 @@ class MatchOps(StatsOps):
                 )
                 if record_stats:
                     await self._record_result(db, row, finished_result)
+                if row["stake"]:
+                    if places is None:
+                        await self._refund_pot(db, match_id)
+                    else:
+                        await self._pay_pot(db, match_id, places)
             return Match.from_row(await self._match_row(db, match_id))
 
     async def set_deadline(

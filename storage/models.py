@@ -80,6 +80,7 @@ class Match:
     finished: float | None
     result: dict[str, Any] | None
     delivered_version: int | None = None  # screens shown up to this version; below `version`: a delivery is owed
+    stake: int = 0  # coins each seat puts in the pot; 0: a free table
 
     @property
     def is_open(self) -> bool:
@@ -93,6 +94,7 @@ class Match:
             platform=row["platform"], chat_id=row["chat_id"], creator_id=row["creator_id"],
             deadline=row["deadline"], created=row["created"], updated=row["updated"],
             finished=row["finished"], result=loads(row["result"]), delivered_version=row["delivered_version"],
+            stake=row["stake"],
         )
 
 

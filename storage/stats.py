@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import Any
 
 import aiosqlite
@@ -51,30 +52,48 @@ class StatsOps(Database):
             )
 
     async def leaderboard(
-        self, game: str | None, platform: str, limit: int = 10, mode: str | None = None
+        self, game: str | None, platform: str, limit: int = 10, mode: str | None = None,
+        lower_games: Collection[str] = (),
     ) -> list[LeaderRow]:
         """Top players of one platform, for one game (or all games, None), optionally one mode.
 
-        Ranked by wins, then win rate, then points, then the earlier player — so equal records still list in a
-        stable order. Ranks are positions (1, 2, 3...), not shared on ties.
+        Ranked by wins, then win rate, then points in each game's own direction (`lower_games`: the games whose
+        lowest total wins, such as Konkan with cards; their points count against the player), then the earlier
+        player — so equal records still list in a stable order. Ranks are positions (1, 2, 3...), not shared.
         """
         async with self.transaction(write=False) as db:
-            rows = await self._all(
-                db,
-                """SELECT p.id AS player_id, p.display_name, sum(s.played) AS played, sum(s.won) AS won,
-                          sum(s.drawn) AS drawn, sum(s.points) AS points
-                   FROM stats s JOIN players p ON p.id = s.player_id
-                   WHERE p.platform = ?1 AND (?2 IS NULL OR s.game = ?2) AND (?3 IS NULL OR s.mode = ?3)
-                   GROUP BY p.id HAVING sum(s.played) > 0
-                   ORDER BY won DESC, CAST(won AS REAL) / played DESC, points DESC, p.id
-                   LIMIT ?4""",
-                (platform, game, mode, limit),
-            )
+            rows = await self._ranked(db, platform, game, mode, lower_games)
         return [
             LeaderRow(rank, row["player_id"], row["display_name"], row["played"], row["won"], row["drawn"],
                       row["points"], row["won"] / row["played"])
-            for rank, row in enumerate(rows, start=1)
+            for rank, row in enumerate(rows[:limit], start=1)
         ]
+
+    async def player_rank(self, player_id: int, game: str, platform: str,
+                          lower_games: Collection[str] = ()) -> tuple[int, int] | None:
+        """(rank, players ranked) of the player in one game, ordered as `leaderboard`; None if never played."""
+        async with self.transaction(write=False) as db:
+            rows = await self._ranked(db, platform, game, None, lower_games)
+        for rank, row in enumerate(rows, start=1):
+            if row["player_id"] == player_id:
+                return rank, len(rows)
+        return None
+
+    async def _ranked(self, db: aiosqlite.Connection, platform: str, game: str | None, mode: str | None,
+                      lower_games: Collection[str]) -> list[aiosqlite.Row]:
+        lower = sorted(set(lower_games))
+        marks = ", ".join("?" for _ in lower) or "NULL"
+        return await self._all(
+            db,
+            f"""SELECT p.id AS player_id, p.display_name, sum(s.played) AS played, sum(s.won) AS won,
+                      sum(s.drawn) AS drawn, sum(s.points) AS points,
+                      sum(CASE WHEN s.game IN ({marks}) THEN -s.points ELSE s.points END) AS merit
+               FROM stats s JOIN players p ON p.id = s.player_id
+               WHERE p.platform = ? AND (? IS NULL OR s.game = ?) AND (? IS NULL OR s.mode = ?)
+               GROUP BY p.id HAVING sum(s.played) > 0
+               ORDER BY won DESC, CAST(won AS REAL) / played DESC, merit DESC, p.id""",  # noqa: S608 (only ? marks)
+            (*lower, platform, game, game, mode, mode),
+        )
 
     async def player_stats(self, player_id: int) -> dict[str, GameStats]:
         """The player's record per game (modes summed); games never played are absent."""

@@ -140,7 +140,8 @@ async def test_run_platforms_resumes_and_its_timer_loop_plays_for_the_absent_pla
         adapters.append(FakeAdapter(service, transport))
         return adapters
 
-    monkeypatch.setattr(runner, "Service", lambda store: Service(store, clock=clock, seed_source=random.Random(7)))
+    monkeypatch.setattr(runner, "Service",
+                        lambda store, **settings: Service(store, clock=clock, seed_source=random.Random(7), **settings))
     monkeypatch.setattr(runner, "build_adapters", build)
     settings = Settings(telegram_token=None, telegram_base_url=None, telegram_webhook_url=None,
                         telegram_webhook_port=8443, discord_token=None, discord_guild_id=None, database_url=path)

@@ -99,7 +99,8 @@ async def test_a_bogus_discord_token_fails_plainly_and_closes_its_session(tmp_pa
     reported: list[str] = []
     previous = loop.get_exception_handler()
     loop.set_exception_handler(lambda _, context: reported.append(str(context.get("message"))))
-    monkeypatch.setattr(bot.runner, "Service", lambda store: Service(store, seed_source=random.Random(1)))
+    monkeypatch.setattr(bot.runner, "Service",
+                        lambda store, **settings: Service(store, seed_source=random.Random(1), **settings))
     settings = Settings(telegram_token=None, telegram_base_url=None, telegram_webhook_url=None,
                         telegram_webhook_port=8443, discord_token="bogus", discord_guild_id=None,
                         database_url=str(tmp_path / "majlis.db"))

@@ -7,12 +7,13 @@ from typing import Any
 
 import engine
 from bot import callbacks, presenter, rules
-from bot.core.state import ServiceState
+from bot.coin_tables import COIN_GAMES, next_stake, parse_stake
+from bot.core.coins import Coins
 from bot.games import playable_games, ui_for
 from bot.i18n import LANGUAGES, game_name, pick_language, refusal, t, tn
 from bot.messages import ERROR, INFO, Actor, Button, ChatRef, OutMessage, Reply, Unreachable
 from engine.bots import levels as bot_levels
-from storage.errors import TableBusy
+from storage.errors import NotEnoughCoins, TableBusy
 from storage.models import Match, Seat
 
 log = logging.getLogger(__name__)
@@ -21,7 +22,7 @@ log = logging.getLogger(__name__)
 GAME_ALIASES = {"konkan": "konkan_tiles"}
 
 
-class Lobby(ServiceState):
+class Lobby(Coins):
     async def _cmd_help(self, actor: Actor, chat: ChatRef, player_id: int, lang: str, args: list[str]) -> Reply:
         games = t(lang, "sep.list").join(f"{game_name(lang, g)} ({g})" for g in playable_games())
         return Reply(t(lang, "help", games=games))
@@ -74,7 +75,13 @@ class Lobby(ServiceState):
             if not sep:
                 return Reply(t(lang, "err.option_syntax"))
             options[key.lower()] = value.lower()
-        reply = await self._open_table(actor, chat, player_id, lang, game_id, options)
+        stake = 0
+        if "stake" in options:  # a table option of the bot, not a rule of the game
+            parsed = parse_stake(options.pop("stake"))
+            if parsed is None:
+                return Reply(t(lang, "coins.bad_stake"), alert=True, kind=ERROR)
+            stake = parsed
+        reply = await self._open_table(actor, chat, player_id, lang, game_id, options, stake)
         return reply if reply.is_error else Reply("")  # the lobby just posted is the one group message
 
     async def _mode_picker(self, chat: ChatRef, lang: str, game_id: str) -> Reply:
@@ -99,7 +106,8 @@ class Lobby(ServiceState):
         return await self._open_table(actor, chat, player_id, lang, game_id, {"mode": mode} if mode else {})
 
     async def _open_table(
-        self, actor: Actor, chat: ChatRef, player_id: int, lang: str, game_id: str, options: dict[str, Any]
+        self, actor: Actor, chat: ChatRef, player_id: int, lang: str, game_id: str, options: dict[str, Any],
+        stake: int = 0,
     ) -> Reply:
         if game_id not in playable_games():
             return Reply(t(lang, "err.unknown_game", games=", ".join(playable_games())), alert=True)
@@ -107,6 +115,12 @@ class Lobby(ServiceState):
         closed = ui.mode_refusal(str(options.get("mode", "")).lower(), lang) if "mode" in options else None
         if closed is not None:
             return Reply(closed, alert=True)
+        if stake and game_id not in COIN_GAMES:
+            return Reply(t(lang, "coins.not_this_game", game=game_name(lang, game_id)), alert=True, kind=ERROR)
+        if stake:
+            balance = await self.store.coins(player_id, self.coin_grants)
+            if balance < stake:
+                return Reply(t(lang, "coins.short", stake=stake, balance=balance), alert=True, kind=ERROR)
         game = engine.get(game_id)
         try:
             checked = game.check_options(game.info.max_players, options)
@@ -119,6 +133,7 @@ class Lobby(ServiceState):
             match = await self.store.create_match(
                 game_id, ui.store_mode(checked), options, chat.platform, chat.chat_id, player_id,
                 self._seeds.getrandbits(62),
+                stake=stake,
             )
         except TableBusy:
             return Reply(t(lang, "err.table_open"), alert=True)
@@ -204,6 +219,8 @@ class Lobby(ServiceState):
                 if player_id != match.creator_id:
                     return Reply(t(lang, "err.creator_only"), alert=True)
                 name = args[0] if args else ""
+                if name == "stake" and match.game in COIN_GAMES:
+                    return await self._cycle_stake(match, seats, lang)
                 spec = game.info.options.get(name)
                 effective = presenter.effective_options(match, len(seats))
                 values = list(ui_for(match.game).option_values(name, spec, effective)) if spec is not None else []
@@ -218,6 +235,11 @@ class Lobby(ServiceState):
                     return Reply(t(lang, "err.already_seated"), alert=True)
                 if len(seats) >= game.info.max_players:
                     return Reply(t(lang, "err.table_full"), alert=True)
+                if match.stake:
+                    balance = await self.store.coins(player_id, self.coin_grants)
+                    if balance < match.stake:
+                        return Reply(t(lang, "coins.short", stake=match.stake, balance=balance), alert=True,
+                                     kind=ERROR)
                 await self._seat_write(self.store.add_seat, match.id, player_id=player_id)
                 reply = Reply(t(lang, "lobby.joined"))
             elif op == "l":
@@ -231,6 +253,8 @@ class Lobby(ServiceState):
                     return Reply(t(lang, "err.bad_button"), alert=True)
                 if not ui_for(match.game).bots_allowed(match.options):
                     return Reply(t(lang, "kt.no_bots_ranked"), alert=True)
+                if match.stake:  # rules: bots sit only at free tables
+                    return Reply(t(lang, "coins.no_bots"), alert=True, kind=ERROR)
                 if not mine and player_id != match.creator_id:
                     return Reply(t(lang, "err.not_seated"), alert=True)
                 if len(seats) >= game.info.max_players:
@@ -275,6 +299,8 @@ class Lobby(ServiceState):
         not_yet = ui_for(match.game).start_refusal(match.options, humans, len(seats) - humans, lang)
         if not_yet is not None:
             return Reply(not_yet, alert=True)
+        if match.stake and any(not seat.is_human for seat in seats):
+            return Reply(t(lang, "coins.no_bots"), alert=True, kind=ERROR)
         missing = await self._unreachable_humans(match, seats)
         chat_lang = await self._chat_lang(ChatRef(match.platform, match.chat_id))
         if missing:
@@ -289,11 +315,29 @@ class Lobby(ServiceState):
         except ValueError as error:  # e.g. a variant for another number of players
             return Reply(t(lang, "err.bad_option", reason=refusal(lang, error)), alert=True)
         deadline = await self._deadline_for(match, state, seats)
-        match = await self._seat_write(self.store.start_match, match.id, game.to_json(state), deadline)
+        for seat in seats if match.stake else []:  # today's daily grants count before the stakes are taken
+            await self.store.coins(seat.player_id, self.coin_grants)
+        try:
+            match = await self._seat_write(self.store.start_match, match.id, game.to_json(state), deadline)
+        except NotEnoughCoins as short:
+            short_seats = [seat for seat in seats if seat.player_id in short.player_ids]
+            names = t(lang, "sep.list").join(seat.display_name or "?" for seat in short_seats)
+            return Reply(t(lang, "coins.short_at_start", names=names, stake=match.stake), alert=True, kind=ERROR)
         await self._show(match, "lobby", None, match.chat_id, presenter.lobby(match, seats, chat_lang))
         match = await self._run_bots(match)
         self._schedule(match, changed_seats=None, new_turn=True)
         return Reply(t(lang, "lobby.started"))
+
+    async def _cycle_stake(self, match: Match, seats: list[Seat], lang: str) -> Reply:
+        """The creator's stake button: free → 10 → 50 → 100 → 250 → free. Raising it from free is refused while
+        a bot sits (bots sit only at free tables); seated players short of coins are told at /start."""
+        stake = next_stake(match.stake)
+        if stake and any(not seat.is_human for seat in seats):
+            return Reply(t(lang, "coins.remove_bots"), alert=True, kind=ERROR)
+        await self.store.set_match_stake(match.id, stake)
+        match = await self.store.get_match(match.id) or match
+        await self._show_lobby(match)
+        return Reply(t(lang, "coins.stake_set", stake=stake) if stake else t(lang, "coins.free_set"))
 
     async def _unreachable_humans(self, match: Match, seats: list[Seat]) -> list[Seat]:
         transport = self.transports[match.platform]

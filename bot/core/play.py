@@ -11,6 +11,7 @@ from typing import Any
 
 import engine
 from bot import presenter
+from bot.coin_tables import finishing_places
 from bot.core.state import ServiceState
 from bot.games import ui_for
 from bot.i18n import You, refusal, t
@@ -158,9 +159,11 @@ class Play(ServiceState):
         seats = await self._seats(match.id)
         result = game.result(new_state)
         deadline = None if result["over"] else await self._deadline_for(match, new_state, seats)
+        places = finishing_places(match.game, result, len(seats)) if result["over"] and match.stake else None
         match = await self.store.apply_move(match.id, match.version, seat, actor, move, game.to_json(new_state),
                                             deadline, finished_result=result if result["over"] else None,
-                                            record_stats=ui_for(match.game).counts_in_stats(match.options))
+                                            record_stats=ui_for(match.game).counts_in_stats(match.options),
+                                            places=places)
         self._moved(match.id, seat)
         # Every seat's recap runs from its previous turn: older moves are nobody's news any more.
         self._recent[match.id].add((seat, move, game.view(new_state, None), game.result(state)["round"]),

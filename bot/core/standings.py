@@ -15,6 +15,11 @@ from storage.models import Match
 log = logging.getLogger(__name__)
 
 
+def lower_is_better_games() -> frozenset[str]:
+    """The games whose lowest total wins (engine `GameInfo.lower_is_better`): their points rank the other way."""
+    return frozenset(game_id for game_id in engine.game_ids() if engine.get(game_id).info.lower_is_better)
+
+
 class Standings(ServiceState):
     async def _cmd_score(self, actor: Actor, chat: ChatRef, player_id: int, lang: str, args: list[str]) -> Reply:
         match = await self._chat_match(chat, player_id)
@@ -28,7 +33,7 @@ class Standings(ServiceState):
         game_id = args[0].lower() if args else None
         if game_id is not None and game_id not in playable_games():
             return Reply(t(lang, "err.unknown_game", games=", ".join(playable_games())))
-        rows = await self.store.leaderboard(game_id, chat.platform, limit=10)
+        rows = await self.store.leaderboard(game_id, chat.platform, limit=10, lower_games=lower_is_better_games())
         title = t(lang, "top.title", game=game_name(lang, game_id) if game_id else t(lang, "top.all"))
         if not rows:
             return Reply(title + "\n" + t(lang, "top.empty"))
@@ -48,9 +53,13 @@ class Standings(ServiceState):
         if not stats:
             return Reply(t(lang, "stats.none", name=name))
         lines = [t(lang, "stats.title", name=name)]
-        lines += [t(lang, "stats.row", game=game_name(lang, g), games=tn(lang, "count.games", s.played),
-                    wins=tn(lang, "count.wins", s.won), draws=tn(lang, "count.draws", s.drawn),
-                    points=tn(lang, "count.points", s.points)) for g, s in sorted(stats.items())]
+        for game_id, row in sorted(stats.items()):
+            lines.append(t(lang, "stats.row", game=game_name(lang, game_id), games=tn(lang, "count.games", row.played),
+                           wins=tn(lang, "count.wins", row.won), draws=tn(lang, "count.draws", row.drawn),
+                           points=tn(lang, "count.points", row.points)))
+            place = await self.store.player_rank(target_id, game_id, chat.platform, lower_is_better_games())
+            if place is not None:
+                lines.append(t(lang, "stats.rank", rank=place[0], total=place[1], game=game_name(lang, game_id)))
         return Reply("\n".join(lines))
 
     async def _score_reply(self, match: Match, lang: str) -> Reply:

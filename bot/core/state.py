@@ -22,6 +22,7 @@ from bot.games import ui_for
 from bot.i18n import normalize, pick_language
 from bot.messages import Actor, ChatRef, OutMessage, Transport
 from storage import Store
+from storage.coins import CoinGrants
 from storage.models import Chat, Match, Player, Seat
 
 log = logging.getLogger(__name__)
@@ -35,8 +36,10 @@ class ServiceState:
         clock: Callable[[], float] = time.time,
         seed_source: random.Random | None = None,
         bot_delay: float = 0.0,
+        coin_grants: CoinGrants | None = None,
     ) -> None:
         self.store = store
+        self.coin_grants = coin_grants or CoinGrants()  # the operator's starting and daily grants (bot/config.py)
         self.clock = clock
         self.transports: dict[str, Transport] = {}
         self.images: dict[str, bool] = {}

@@ -99,7 +99,7 @@ def specs() -> list[Spec]:
     languages = [app_commands.Choice(name=app_commands.locale_str(t(lang, f"dc.lang.{lang}")), value=lang)
                  for lang in LANGUAGES]
     return [
-        Spec("new", (game, *_option_params()), _new_args),
+        Spec("new", (game, *_option_params(), Param("stake", int | None, "dc.param.stake")), _new_args),
         Spec("join"), Spec("leave"), Spec("start"), Spec("cancel"), Spec("hand"), Spec("score"),
         Spec("top", (game,), lambda v: [v["game"]] if v.get("game") else []),
         Spec("stats", (Param("user", discord.User | None, "dc.param.user"),),
@@ -112,6 +112,7 @@ def specs() -> list[Spec]:
         Spec("m", (Param("move", str, "dc.param.move", required=True),), lambda v: str(v["move"]).split()),
         Spec("back"),
         Spec("timer", (Param("seconds", str, "dc.param.seconds", required=True),), lambda v: [str(v["seconds"])]),
+        Spec("coins"),
     ]
 
 

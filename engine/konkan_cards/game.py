@@ -76,6 +76,7 @@ class KonkanCardsGame(Game):
         min_players=2,
         max_players=4,
         options={"variant": OptionSpec(default="konkan51", choices=tuple(MINIMUMS))},
+        lower_is_better=True,  # rules: "Scoring (lower is better)", lowest total wins the match
     )
 
     # ---- set-up ---------------------------------------------------------------------------------------------

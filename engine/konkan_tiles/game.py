@@ -81,6 +81,7 @@ class KonkanTilesGame(Game):
             "rules": OptionSpec(default="erbil", choices=RULES),
         },
         teams_at=(4,),
+        lower_is_better=False,  # rules: a side's score is the penalties it collected; the higher total wins
     )
 
     def check_options(self, players: int, options: dict[str, Any] | None) -> dict[str, Any]:

@@ -1,0 +1,28 @@
+"""`/coins` and the balance checks of coin tables.
+
+Only games whose rules describe coin tables offer a stake (bot/coin_tables.py); bots never sit at one, so every
+seat of a coin table is a human with coins at risk.
+"""
+
+from __future__ import annotations
+
+from bot.core.state import ServiceState
+from bot.i18n import t
+from bot.messages import INFO, Actor, ChatRef, Reply
+from storage.models import Match
+
+
+class Coins(ServiceState):
+    async def _cmd_coins(self, actor: Actor, chat: ChatRef, player_id: int, lang: str, args: list[str]) -> Reply:
+        """`/coins`: the player's own balance, said to them only (a balance is nobody else's business)."""
+        balance = await self.store.coins(player_id, self.coin_grants)
+        return Reply(t(lang, "coins.balance", n=balance, daily=self.coin_grants.daily), private=not chat.private,
+                     kind=INFO)
+
+    async def _coin_shortfall(self, match: Match, player_id: int, stake: int | None = None) -> int | None:
+        """How many coins the player lacks to sit at this table (None: enough, or a free table)."""
+        stake = match.stake if stake is None else stake
+        if not stake:
+            return None
+        balance = await self.store.coins(player_id, self.coin_grants)
+        return None if balance >= stake else stake - balance
