@@ -128,7 +128,7 @@ async def test_stakes_held_at_start_paid_with_the_final_move_or_refunded(tmp_pat
 async def test_coins_command_and_who_may_sit(setup):
     service, transport, store, clock = setup
     reply = await service.command(ALI, GROUP, "coins")
-    assert reply.text == t("en", "coins.balance", n=100, daily=7) and reply.private
+    assert reply.text.startswith("🪙 You have 100 coins. A daily grant of 7 ") and reply.private
     assert (await service.command(ALI, GROUP, "new", ["kenza", "stake=10"])).text == t(
         "en", "coins.not_this_game", game="Kenza")
     assert (await service.command(ALI, GROUP, "new", ["konkan_cards", "stake=lots"])).text == t(
@@ -293,3 +293,13 @@ async def test_a_stake_raised_after_someone_sat_is_checked_at_start(setup):
     assert (await store.get_match(match.id)).status == "lobby"
     assert await store.coins(mona.id, service.coin_grants) == 30
     assert await store.coins((await store.find_player("fake", "31")).id, service.coin_grants) == 100
+
+
+async def test_a_balance_of_one_coin_is_said_in_the_singular_in_both_languages(setup):
+    service, transport, store, clock = setup
+    await service.command(ALI, GROUP, "coins")
+    async with store.transaction() as db:
+        await db.execute("UPDATE coins SET balance = 1")
+    assert (await service.command(ALI, GROUP, "coins")).text.startswith("🪙 You have 1 coin. ")
+    await service.command(ALI, GROUP, "lang", ["ar"])
+    assert (await service.command(ALI, GROUP, "coins")).text.startswith("🪙 رصيدك عملة واحدة.")

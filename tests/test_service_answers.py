@@ -123,11 +123,30 @@ async def test_a_pick_press_is_refused_to_an_outsider_off_turn_or_stale_and_answ
         "stale": ("That button is out of date.", True),
     }
     chosen = await service.press(mover, ChatRef("fake", mover.user_id, private=True), pick)
-    assert (chosen.text, chosen.alert) == ("Choose what to take.", False)
+    assert (chosen.text, chosen.alert) == ("Choose where to put it.", False), "a Tunj pick lifts a card: where next"
     back = next(b.data for b in transport.buttons(mover.user_id) if b.data.startswith("k:"))
     cleared = await service.press(mover, ChatRef("fake", mover.user_id, private=True), back)
     assert (cleared.text, cleared.alert) == ("", False)
     assert (await store.get_match(match.id)).version == match.version, "a pick plays nothing"
+
+
+async def test_ticking_a_card_in_a_canasta_rack_answers_without_a_hint_about_taking(setup):
+    """A tick only marks a card (the redrawn rack shows it); "Choose what to take" belongs to Kenza's captures."""
+    service, transport, store = setup
+    await service.command(ALI, GROUP, "new", ["canasta", "variant=duo"])
+    match = await store.lobby_or_active_match("fake", "-100")
+    await service.press(MONA, GROUP, callbacks.encode("j", match.id))
+    await service.press(ALI, GROUP, callbacks.encode("s", match.id))
+    match = await store.get_match(match.id)
+    seats = await store.seats(match.id)
+    mover = ALI if seats[service_game_to_move(match)].display_name == "Ali" else MONA
+    draw = next(b.data for b in transport.buttons(mover.user_id) if b.data.startswith("m:"))
+    assert (await service.press(mover, ChatRef("fake", mover.user_id, private=True), draw)).text.startswith("Played")
+    match = await store.get_match(match.id)
+    tick = next(b.data for b in transport.buttons(mover.user_id) if b.data.startswith("p:"))
+    reply = await service.press(mover, ChatRef("fake", mover.user_id, private=True), tick)
+    assert (reply.text, reply.alert) == ("", False)
+    assert (await store.get_match(match.id)).version == match.version, "a tick plays nothing"
 
 
 def service_game_to_move(match) -> int:

@@ -7,7 +7,7 @@ seat of a coin table is a human with coins at risk.
 from __future__ import annotations
 
 from bot.core.state import ServiceState
-from bot.i18n import t
+from bot.i18n import tn
 from bot.messages import INFO, Actor, ChatRef, Reply
 from storage.models import Match
 
@@ -16,7 +16,7 @@ class Coins(ServiceState):
     async def _cmd_coins(self, actor: Actor, chat: ChatRef, player_id: int, lang: str, args: list[str]) -> Reply:
         """`/coins`: the player's own balance, said to them only (a balance is nobody else's business)."""
         balance = await self.store.coins(player_id, self.coin_grants)
-        return Reply(t(lang, "coins.balance", n=balance, daily=self.coin_grants.daily), private=not chat.private,
+        return Reply(tn(lang, "coins.balance", balance, daily=self.coin_grants.daily), private=not chat.private,
                      kind=INFO)
 
     async def _coin_shortfall(self, match: Match, player_id: int, stake: int | None = None) -> int | None:

@@ -150,7 +150,7 @@ class Play(ServiceState):
             if self.transports[match.platform].push_private:
                 # The rack is redrawn by the delivery, after this answer: the player's own screen, not the table.
                 self._schedule(match, changed_seats={seat.seat}, new_turn=False, table=False)
-                return Reply(t(lang, "pick.choose") if key is not None else "")
+                return Reply(ui_for(match.game).pick_hint(key, lang) if key is not None else "")
             return Reply("", message=await self._rack_message(match, state, seat))
 
     async def _commit(self, match: Match, seat: int, actor: str, move: str, state: dict[str, Any],

@@ -96,6 +96,11 @@ class GameUI:
         """The view the rack picture is drawn from: a layout may add display hints (e.g. a sort `order`)."""
         return view
 
+    def pick_hint(self, pick: str, lang: str) -> str:
+        """The short answer to a press that chose a first step (a card) rather than a move: what to do next.
+        Empty where the redrawn rack speaks for itself (a tick in a multi-card selection)."""
+        return t(lang, "pick.choose")
+
     def pick_after_move(self, pick: str | None) -> str | None:
         """What of the picking state survives the seat's own move (a sort order may; a selection may not)."""
         return None

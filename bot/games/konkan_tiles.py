@@ -20,7 +20,7 @@ from typing import Any
 
 from bot.games.base import UIButton, rows
 from bot.games.rummy import Pick, RummyUI
-from bot.i18n import t
+from bot.i18n import t, tn
 from engine.konkan_tiles.modes import KIRKUK, MODES
 from engine.konkan_tiles.tiles import FALSE_JOKER, bare, tile_key
 from renderers.konkan_tiles import arrange
@@ -253,7 +253,7 @@ class KonkanTilesUI(RummyUI):
             return t(lang, "kt.p.play")
         finish = view.get("finish")
         if finish:
-            return t(lang, "kt.p.locks", n=max(0, finish["locks_needed"] - finish["locks_done"]))
+            return tn(lang, "kt.p.locks", max(0, finish["locks_needed"] - finish["locks_done"]))
         if (view.get("konkan") or [False] * 4)[seat]:
             return t(lang, "kt.p.konkan")
         if (view.get("opened") or [None] * 4)[seat] is None:
@@ -309,7 +309,7 @@ class KonkanTilesUI(RummyUI):
                    joker=tile_label(view.get("joker") or "—"))]
         for seat, size in enumerate(view.get("hand_sizes") or []):
             name = names[seat] if seat < len(names) else "?"
-            lines.append(t(lang, "kt.table_seat", name=name, n=size, status=self._status(view, seat, lang)))
+            lines.append(tn(lang, "kt.table_seat", size, name=name, status=self._status(view, seat, lang)))
         for meld in view.get("melds") or []:
             locks = " 🔒" if meld.get("locked") and any(meld["locked"]) else ""
             lines.append(f"  #{meld['number']} {tiles_text(meld['cards'])}{locks}")

@@ -104,6 +104,10 @@ class RummyUI(GameUI):
     toggles_per_row = 4
     suits = "SHDC"  # the suit order of the "by suit" sort
 
+    def pick_hint(self, pick: str, lang: str) -> str:
+        """Nothing: a press here ticks a card, sorts or stages a meld, and the redrawn rack shows the result."""
+        return ""
+
     # ---- hooks a game provides --------------------------------------------------------------------------------
     def card_label(self, code: str) -> str:
         return code

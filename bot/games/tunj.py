@@ -127,6 +127,10 @@ class TunjUI(GameUI):
     def is_call(self, text: str) -> bool:
         return " ".join(text.split()).lower() == "tunj"
 
+    def pick_hint(self, pick: str, lang: str) -> str:
+        """A card was picked up: what remains is where it goes."""
+        return t(lang, "pick.where")
+
     def rack_buttons(self, view: dict[str, Any], legal: list[str], lang: str, pick: str | None) -> list[list[UIButton]]:
         if "tunj" in legal:
             return [[UIButton(t(lang, "tunj.btn.call"), "call")]]
