@@ -17,19 +17,12 @@ from bot.i18n import t
 from bot.messages import ChatRef
 from bot.service import Service
 from storage import Store
+from tests.clock import Clock
 from tests.fakes import FakeTransport
 
+__all__ = ["Clock"]  # re-exported: the chat tests take the clock from here
+
 TOGGLE = re.compile(r"^(?:✓ |📌 )?(\d+)\. ")  # a picker's card button: "3. 7♥", "✓ 3. 7♥", "📌 3. 7♥"
-
-
-class Clock:
-    """A clock the test moves by hand (turn timers, claim windows)."""
-
-    def __init__(self) -> None:
-        self.now = 1_000_000.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 @asynccontextmanager
@@ -43,13 +36,17 @@ async def opened_store(path: str) -> AsyncIterator[Store]:
 
 
 @asynccontextmanager
-async def fake_service(path: Path, seed: int) -> AsyncIterator[tuple[Service, FakeTransport, Store, Clock]]:
-    """A service on a new store at `path` with the fake transport (no pictures) and a seeded shuffle source."""
-    store = await Store.open(str(path))
-    clock = Clock()
-    service = Service(store, clock=clock, seed_source=random.Random(seed))
+async def fake_service(path: Path, seed: int, *, images: bool = False, now: float = 1_000_000.0,
+                       store_clock: bool = False, **options: Any
+                       ) -> AsyncIterator[tuple[Service, FakeTransport, Store, Clock]]:
+    """A service on a new store at `path` with the fake transport and a seeded shuffle source. `images`: draw the
+    pictures too; `store_clock`: the store keeps time by the same hand-moved clock (daily grants, stats dates);
+    `options` go to the Service (e.g. coin_grants)."""
+    clock = Clock(now)
+    store = await Store.open(str(path), clock=clock) if store_clock else await Store.open(str(path))
+    service = Service(store, clock=clock, seed_source=random.Random(seed), **options)
     transport = FakeTransport()
-    service.attach(transport, images=False)
+    service.attach(transport, images=images)
     try:
         yield service, transport, store, clock
     finally:

@@ -16,7 +16,7 @@ from bot.service import Service
 from storage import Store
 from storage.coins import CoinGrants, split_pot
 from storage.errors import NotEnoughCoins
-from tests.fakes import FakeTransport
+from tests.chat import Clock, fake_service
 from tests.test_konkan_cards_chat import Player, choose
 
 GAME = engine.get("konkan_cards")
@@ -27,24 +27,13 @@ SAMI = Actor("fake", "33", "Sami", language="en")
 DAY = 86_400.0
 
 
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1_000_000.0
-
-    def __call__(self) -> float:
-        return self.now
-
 
 @pytest.fixture
 async def setup(tmp_path):
-    clock = Clock()
-    store = await Store.open(str(tmp_path / "majlis.db"), clock=clock)
-    service = Service(store, clock=clock, seed_source=random.Random(12), coin_grants=CoinGrants(starting=100, daily=7))
-    transport = FakeTransport()
-    service.attach(transport, images=False)
-    await service.command(Actor("fake", "30", "Admin", language="en", is_admin=True), GROUP, "lang", ["en"])
-    yield service, transport, store, clock
-    await store.close()
+    async with fake_service(tmp_path / "majlis.db", 12, store_clock=True,
+                            coin_grants=CoinGrants(starting=100, daily=7)) as (service, transport, store, clock):
+        await service.command(Actor("fake", "30", "Admin", language="en", is_admin=True), GROUP, "lang", ["en"])
+        yield service, transport, store, clock
 
 
 # ---- the pot ----------------------------------------------------------------------------------------------------

@@ -13,6 +13,7 @@ import pytest
 
 from bot.service import Service
 from storage import Store
+from tests.clock import Clock
 from tests.dc_harness import (
     AMINA,
     BADR,
@@ -24,7 +25,6 @@ from tests.dc_harness import (
     start_adapter,
     whose_turn,
 )
-from tests.tg_harness import Clock
 
 TABLE_EDIT = rf"/channels/{CHANNEL_ID}/messages/\d+"
 CHANNEL_POST = rf"/channels/{CHANNEL_ID}/messages"

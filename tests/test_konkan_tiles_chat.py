@@ -4,8 +4,6 @@ the service played by pressing buttons only."""
 
 from __future__ import annotations
 
-import random
-
 import pytest
 
 import engine
@@ -15,10 +13,8 @@ from bot.games.konkan_tiles import UI, tile_label
 from bot.games.rummy import Pick
 from bot.i18n import t
 from bot.messages import Actor, ChatRef
-from bot.service import Service
 from renderers.konkan_tiles import arrange
-from storage import Store
-from tests.fakes import FakeTransport
+from tests.chat import fake_service
 
 GAME = engine.get("konkan_tiles")
 GROUP = ChatRef("fake", "-300", private=False)
@@ -28,21 +24,11 @@ SAMI = Actor("fake", "13", "Sami", language="en")
 HIND = Actor("fake", "14", "Hind", language="en")
 
 
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1_000_000.0
-
-    def __call__(self) -> float:
-        return self.now
-
 
 @pytest.fixture
 async def setup(tmp_path):
-    store = await Store.open(str(tmp_path / "majlis.db"))
-    service = Service(store, clock=Clock(), seed_source=random.Random(13))
-    transport = FakeTransport()
-    service.attach(transport, images=False)
-    yield service, transport, store
+    async with fake_service(tmp_path / "majlis.db", 13) as (service, transport, store, _clock):
+        yield service, transport, store
     await store.close()
 
 

@@ -4,7 +4,6 @@ move since the seat to move last played, folded where long, a round's last move 
 
 from __future__ import annotations
 
-import random
 import re
 
 import pytest
@@ -12,8 +11,8 @@ import pytest
 import engine
 from bot import callbacks, summary
 from bot.messages import Actor, ChatRef
-from bot.service import Service
 from storage import Store
+from tests.chat import Clock, fake_service
 from tests.fakes import FakeTransport, force_layout
 
 GROUP = ChatRef("fake", "-300", private=False)
@@ -25,21 +24,11 @@ ACES7 = ["AS", "AS", "AH", "AH", "AD", "AD", "AC"]
 KINGS = ["KS", "KH", "KD", "KC"]
 
 
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
-
 
 @pytest.fixture
 async def setup(tmp_path):
-    store = await Store.open(str(tmp_path / "summaries.db"))
-    service = Service(store, clock=Clock(), seed_source=random.Random(5))
-    transport = FakeTransport()
-    service.attach(transport, images=True)
-    yield service, transport, store
+    async with fake_service(tmp_path / "summaries.db", 5, images=True, now=1000.0) as (service, transport, store, _):
+        yield service, transport, store
     await store.close()
 
 
@@ -163,7 +152,7 @@ async def test_a_deal_that_ended_while_the_bot_was_down_is_announced_after_the_r
     from tests.test_restart_timers import GAME, ali_and_a_bot, service_on
     from tests.test_service import ALI as KENZA_ALI
 
-    path, clock, transport = str(tmp_path / "owed-sheet.db"), Clock(), FakeTransport()
+    path, clock, transport = str(tmp_path / "owed-sheet.db"), Clock(1000.0), FakeTransport()
     match_id = await ali_and_a_bot(path, clock, transport)
     # Moves stored (both seats), then the process dies before any screen shows them: a deal ends meanwhile.
     store = await Store.open(path)

@@ -3,38 +3,24 @@ move, "I'm back" from a seat that was not away, from an outsider, and from an aw
 
 from __future__ import annotations
 
-import random
-
 import pytest
 
 from bot import callbacks
 from bot.i18n import t
 from bot.messages import Actor, ChatRef
 from bot.service import Service
-from storage import Store
-from tests.fakes import FakeTransport
+from tests.chat import fake_service
 
 GROUP = ChatRef("fake", "-100", private=False)
 ALI = Actor("fake", "1", "Ali", language="en")
 MONA = Actor("fake", "2", "Mona", language="en")
 
 
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1_000_000.0
-
-    def __call__(self) -> float:
-        return self.now
-
 
 @pytest.fixture
 async def setup(tmp_path):
-    store = await Store.open(str(tmp_path / "majlis.db"))
-    service = Service(store, clock=Clock(), seed_source=random.Random(5))
-    transport = FakeTransport()
-    service.attach(transport, images=False)
-    yield service, transport, store
-    await store.close()
+    async with fake_service(tmp_path / "majlis.db", 5) as (service, transport, store, _clock):
+        yield service, transport, store
 
 
 async def kenza_against_a_bot(service: Service) -> int:

@@ -8,19 +8,12 @@ from pathlib import Path
 import pytest
 
 from storage import NotFound, StaleVersion, Store, TableBusy, WrongStatus
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
+from tests.clock import Clock
 
 
 @pytest.fixture
 async def clock() -> Clock:
-    return Clock()
+    return Clock(1000.0)
 
 
 @pytest.fixture

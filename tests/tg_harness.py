@@ -21,6 +21,7 @@ from telegram import Update
 from telegram.request import BaseRequest, RequestData
 
 import engine
+from tests.clock import Clock
 
 BOT_ID = 7000001
 BOT_USERNAME = "majlis_test_bot"
@@ -352,19 +353,6 @@ def make_settings(token: str = "123456:TEST-TOKEN", base_url: str | None = None)
                     telegram_webhook_port=8443, discord_token=None, discord_guild_id=None, database_url=None)
 
 
-class Clock:
-    """A clock the test moves by hand (turn timers)."""
-
-    def __init__(self, now: float = 1_700_000_000.0) -> None:
-        self.now = now
-
-    def __call__(self) -> float:
-        return self.now
-
-    def advance(self, seconds: float) -> None:
-        self.now += seconds
-
-
 class Bot:
     """One running adapter on a `FakeTelegram`: the real Application, Service and Store, fed updates by hand."""
 
@@ -381,7 +369,7 @@ class Bot:
 
         self.server = server
         self.store = store
-        self.service = Service(store, clock=clock or Clock(), seed_source=random.Random(seed))
+        self.service = Service(store, clock=clock or Clock(1_700_000_000.0), seed_source=random.Random(seed))
         self.request = RecordingRequest(server)
         self.adapter = TelegramAdapter.for_tests(self.service, make_settings(), self.request, images=images,
                                                  **({"rate_limiter": limiter} if limiter is not None else {}))
