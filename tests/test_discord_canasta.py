@@ -11,7 +11,6 @@ from typing import Any
 
 import engine
 from bot.games.canasta import DIRECT_LIMIT, UI, card_label
-from bot.i18n import t
 from bot.service import Service
 from storage import Store
 from tests.dc_harness import (
@@ -20,17 +19,15 @@ from tests.dc_harness import (
     Call,
     FakeDiscord,
     SecretWatch,
-    answers,
     assert_answered,
     card_codes,
-    click,
     controls,
-    find_control,
     open_against_bot,
     open_hand,
     replays,
     start_adapter,
 )
+from tests.rack_players import DiscordRackPlayer, play_canasta
 from tests.test_telegram_canasta import choose
 
 GAME = engine.get("canasta")
@@ -39,73 +36,6 @@ MAX_MOVES = 2000
 HOARD = 24  # first hand: hold back until the hand has this many cards (its keyboard then needs select menus)
 PILE = 12  # ... and take the pile only once it holds this many
 
-
-class Player:
-    """A Discord user who plays only by clicking the components of their one ephemeral rack."""
-
-    def __init__(self, fake: FakeDiscord, adapter: Any, who: dict[str, Any], rack: dict[str, Any]) -> None:
-        self.fake, self.adapter, self.who = fake, adapter, who
-        self.rack_id = rack["id"]
-        self.clicks = self.selects = 0
-
-    @property
-    def rack(self) -> dict[str, Any]:
-        return self.fake.messages[self.rack_id]
-
-    async def press(self, label: str, version: int) -> str:
-        """Click the control labelled `label`; the ephemeral's content afterwards (what the user was told)."""
-        control = find_control(self.rack, label)
-        assert control is not None, f"no {label!r} in {[c.label for c in controls(self.rack)]}"
-        assert control.code.split(":")[2] == str(version), "the rack shows an old version"
-        payload = click(self.fake, self.who, self.rack, control)
-        calls = await self.fake.feed(self.adapter.client, payload)
-        assert_answered(self.fake, payload, calls)
-        assert calls[0].payload["type"] == 6, "a click in the ephemeral is a deferred update"
-        assert not [text for text in answers(calls) if text.startswith("⚠️")], answers(calls)
-        new = [c for c in calls if c.method == "POST" and c.via == "webhook" and not c.path.endswith("/callback")]
-        assert not new, "the rack was answered in a new ephemeral instead of being edited in place"
-        self.clicks += 1
-        self.selects += control.value is not None
-        assert int(self.rack["flags"]) & EPHEMERAL
-        return self.rack["content"]
-
-    async def toggle(self, hand: list[str], cards: list[str], version: int) -> None:
-        """Select `cards` (distinct positions for repeated codes); each click must tick its card."""
-        used: set[int] = set()
-        for card in cards:
-            position = next(p for p, c in enumerate(hand) if c == card and p not in used)
-            used.add(position)
-            label = f"{position + 1}. {card_label(card)}"
-            await self.press(label, version)
-            assert find_control(self.rack, f"✓ {label}") is not None, f"{label} not ticked"
-
-    async def play(self, move: str, view: dict[str, Any], version: int) -> None:
-        words, hand = move.split(), view["hand"]
-        top = view.get("must_use")
-        text = None
-        if words[0] in ("draw", "take", "pass"):
-            label = {"draw": "🂠", "take": "Take the pile", "pass": t("en", "canasta.pass")}[words[0]]
-            text = await self.press(label, version)
-        elif top and find_control(self.rack, UI.button_label(move, "en")) is not None:
-            text = await self.press(UI.button_label(move, "en"), version)
-        elif words[0] == "discard":
-            await self.toggle(hand, [words[1]], version)
-            text = await self.press(f"Discard {card_label(words[1])}", version)
-        elif words[0] == "add":
-            cards = _without(words[1:-2], top)
-            await self.toggle(hand, cards, version)
-            text = await self.press(t("en", "rummy.add", n=words[-1]), version)
-        else:
-            groups = [part.split() for part in move[5:].split(" | ")]
-            if top:  # the taken top card waits beside the hand: the picker adds it to the meld of its rank
-                groups = [_without(group, top) if top in group else group for group in groups]
-            for group in groups[:-1]:
-                await self.toggle(hand, group, version)
-                await self.press(t("en", "rummy.stage"), version)
-            await self.toggle(hand, groups[-1], version)
-            text = await self.press(t("en", "rummy.lay_all", n=len(groups)) if len(groups) > 1 else "Meld ",
-                                    version)
-        assert text.startswith("Played: "), text
 
 
 def hoarding(view: dict[str, Any], legal: list[str]) -> str:
@@ -145,13 +75,6 @@ async def _watch_catches_a_leak(watch: SecretWatch, store: Store, match_id: int,
     watch.channel = watch.private = 0
 
 
-def _without(cards: list[str], card: str | None) -> list[str]:
-    """`cards` less one copy of `card`."""
-    out = list(cards)
-    if card in out:
-        out.remove(card)
-    return out
-
 
 async def test_duo_match_to_2500_against_a_bot_by_ephemeral_components(store):
     fake = FakeDiscord()
@@ -170,7 +93,7 @@ async def test_duo_match_to_2500_against_a_bot_by_ephemeral_components(store):
         watch.match_id = match_id
         table_id = fake.last_with_button("h:")["id"]
 
-        player = Player(fake, adapter, AMINA, await open_hand(fake, adapter, AMINA))
+        player = DiscordRackPlayer(fake, adapter, AMINA, await open_hand(fake, adapter, AMINA))
         await _watch_catches_a_leak(watch, store, match_id, human)
         moves = 0
         for moves in range(MAX_MOVES):  # noqa: B007 (moves is reported below)
@@ -181,7 +104,7 @@ async def test_duo_match_to_2500_against_a_bot_by_ephemeral_components(store):
             assert GAME.to_move(state) == human, "the bot plays its turns at once"
             view, legal = GAME.view(state, human), GAME.legal_moves(state, human)
             move = hoarding(view, legal)
-            await player.play(move, view, match.version)
+            await play_canasta(player, move, view, match.version, full_labels=True)
             record = (await store.moves(match_id))[match.version]
             assert (record.seat, record.actor, record.move) == (human, "human", move)
         match = await store.get_match(match_id)
@@ -190,7 +113,7 @@ async def test_duo_match_to_2500_against_a_bot_by_ephemeral_components(store):
         assert max(result["scores"]) >= 2500
         records = await store.moves(match_id)
         print(f"duo to 2500 over Discord: {len(result['history'])} hands, {moves} human moves, {len(records)} in "
-              f"all, scores {result['scores']}, {player.clicks} clicks "
+              f"all, scores {result['scores']}, {player.presses} clicks "
               f"({player.selects} in select menus)")
         human_moves = [r.move for r in records if r.actor == "human"]
         for kind in ("meld", "add", "discard", "take", "draw"):
@@ -199,7 +122,7 @@ async def test_duo_match_to_2500_against_a_bot_by_ephemeral_components(store):
 
         # Hand cards only in the ephemeral; the channel keeps one table message, edited in place.
         assert not watch.problems, watch.problems[:3]
-        assert watch.channel > moves / 2 and watch.private >= player.clicks
+        assert watch.channel > moves / 2 and watch.private >= player.presses
         pictures = [c for c in fake.calls if c.via == "http" and c.files]
         assert all(f["filename"] in ("table.png", "score.png") for c in pictures for f in c.files)
         assert {c.path.rsplit("/", 1)[-1] for c in pictures if c.method == "PATCH"} == {table_id}
@@ -257,7 +180,7 @@ async def test_every_move_after_a_take_has_controls(store, monkeypatch):
     try:
         match_id, _ = await open_against_bot(fake, adapter, store, AMINA,
                                              {"game": "canasta", "variant": "duo", "target": "2500"}, "normal")
-        player = Player(fake, adapter, AMINA, await open_hand(fake, adapter, AMINA))
+        player = DiscordRackPlayer(fake, adapter, AMINA, await open_hand(fake, adapter, AMINA))
         match = await store.get_match(match_id)
         text = await player.press("Take the pile: K♠ (3 cards) onto meld 1", match.version)
         assert text.startswith("Played: ")

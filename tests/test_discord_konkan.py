@@ -6,13 +6,10 @@ refuses bots, with /coins answered privately."""
 from __future__ import annotations
 
 import random
-import re
-from typing import Any
 
 import pytest
 
 import engine
-from bot.games.konkan_cards import UI, card_label
 from bot.i18n import t
 from bot.service import Service
 from storage import Store
@@ -24,7 +21,6 @@ from tests.dc_harness import (
     FakeDiscord,
     answers,
     assert_answered,
-    click,
     controls,
     custom_ids,
     open_against_bot,
@@ -32,11 +28,11 @@ from tests.dc_harness import (
     replays,
     start_adapter,
 )
+from tests.rack_players import DiscordRackPlayer, play_konkan_cards
 from tests.test_konkan_cards_chat import choose
 
 GAME = engine.get("konkan_cards")
 MAX_MOVES = 3000
-PINNED = re.compile(r"^📌 (?=\d)")
 
 
 @pytest.fixture
@@ -45,65 +41,6 @@ async def store(tmp_path):
     yield store
     await store.close()
 
-
-class Player:
-    """A Discord user who plays only by clicking the components of their one ephemeral rack."""
-
-    def __init__(self, fake: FakeDiscord, adapter: Any, who: dict[str, Any], rack: dict[str, Any]) -> None:
-        self.fake, self.adapter, self.who = fake, adapter, who
-        self.rack_id = rack["id"]
-        self.clicks = self.selects = 0
-
-    @property
-    def rack(self) -> dict[str, Any]:
-        return self.fake.messages[self.rack_id]
-
-    async def press(self, label: str, version: int, exact: bool = False) -> str:
-        found = [(c, PINNED.sub("", c.label)) for c in controls(self.rack)]
-        control = next((c for c, text in found if text == label), None)
-        if control is None and not exact:
-            control = next((c for c, text in found if text.startswith(label)), None)
-        assert control is not None, f"no {label!r} in {[c.label for c in controls(self.rack)]}"
-        assert control.code.split(":")[2] == str(version), "the rack shows an old version"
-        payload = click(self.fake, self.who, self.rack, control)
-        calls = await self.fake.feed(self.adapter.client, payload)
-        assert_answered(self.fake, payload, calls)
-        assert not [text for text in answers(calls) if text.startswith("⚠️")], answers(calls)
-        self.clicks += 1
-        self.selects += control.value is not None
-        return self.rack["content"]
-
-    async def toggle(self, hand: list[str], cards: list[str], version: int, used: set[int] | None = None) -> None:
-        used = set() if used is None else used
-        for card in cards:
-            code = "X" if card.startswith("X") else card
-            position = next(p for p, c in enumerate(hand) if c == code and p not in used)
-            used.add(position)
-            await self.press(f"{position + 1}. ", version)
-
-    async def play(self, move: str, view: dict[str, Any], legal: list[str], version: int) -> None:
-        words, hand = move.split(), view["hand"]
-        if words[0] in ("draw", "take"):
-            text = await self.press("🂠" if words[0] == "draw" else "Take ", version)
-        elif view["must_use"] and len(legal) <= 6:
-            text = await self.press(UI.button_label(move, "en"), version, exact=True)
-        elif words[0] == "discard":
-            await self.toggle(hand, [words[1]], version)
-            text = await self.press(t("en", "rummy.discard", card=card_label(words[1])), version, exact=True)
-        elif words[0] in ("add", "swap"):
-            await self.toggle(hand, words[1:-2], version)
-            label = t("en", "rummy.add", n=words[-1]) if words[0] == "add" else t("en", "konkan.swap", n=words[-1])
-            text = await self.press(label, version, exact=True)
-        else:
-            groups = [part.split() for part in move[5:].split(" | ")]
-            staged: set[int] = set()
-            for group in groups[:-1]:
-                await self.toggle(hand, group, version, staged)
-                await self.press(t("en", "rummy.stage"), version)
-            await self.toggle(hand, groups[-1], version, staged)
-            prefix = t("en", "rummy.lay_all", n=len(groups)) if len(groups) > 1 else "Meld "
-            text = await self.press(prefix, version)
-        assert text.startswith("Played: "), (text, move)
 
 
 async def test_a_free_table_against_a_bot_played_by_ephemeral_components(store):
@@ -115,7 +52,7 @@ async def test_a_free_table_against_a_bot_played_by_ephemeral_components(store):
         match = await store.get_match(match_id)
         assert match.options == {"variant": "konkan71"} and match.stake == 0
         human = next(s.seat for s in await store.seats(match_id) if s.is_human)
-        player = Player(fake, adapter, AMINA, await open_hand(fake, adapter, AMINA))
+        player = DiscordRackPlayer(fake, adapter, AMINA, await open_hand(fake, adapter, AMINA))
         moves = 0
         for moves in range(MAX_MOVES):  # noqa: B007 (reported below)
             match = await store.get_match(match_id)
@@ -125,7 +62,7 @@ async def test_a_free_table_against_a_bot_played_by_ephemeral_components(store):
             assert GAME.to_move(state) == human, "the bot plays its turns at once"
             view, legal = GAME.view(state, human), GAME.legal_moves(state, human)
             move = choose(view, legal)
-            await player.play(move, view, legal, match.version)
+            await play_konkan_cards(player, move, view, legal, match.version)
             record = (await store.moves(match_id))[match.version]
             assert (record.seat, record.actor, record.move) == (human, "human", move)
         match = await store.get_match(match_id)
@@ -133,7 +70,7 @@ async def test_a_free_table_against_a_bot_played_by_ephemeral_components(store):
         assert len(match.result["history"]) >= 5
         records = await store.moves(match_id)
         print(f"Konkan 71 over Discord: {len(match.result['history'])} rounds, {moves} human moves, "
-              f"{len(records)} in all, {player.clicks} clicks ({player.selects} in select menus)")
+              f"{len(records)} in all, {player.presses} clicks ({player.selects} in select menus)")
         kinds = {r.move.split()[0] for r in records if r.actor == "human"}
         assert {"meld", "discard", "draw"} <= kinds, kinds
         assert not controls(player.rack), "a finished match leaves no controls in the rack"

@@ -10,17 +10,16 @@ import re
 from typing import Any
 
 import engine
-from bot.games.canasta import UI, card_label
-from bot.i18n import t
+from bot.games.canasta import card_label
 from storage import Store
 from tests.privacy import recap_moves
+from tests.rack_players import TelegramRackPlayer, play_canasta
 from tests.tg_harness import (
     GROUP_ID,
     Bot,
     Call,
     FakeTelegram,
     group_table_calls,
-    labelled,
     lobby_press,
     open_lobby,
     replays,
@@ -53,64 +52,6 @@ def choose(view: dict[str, Any], legal: list[str], answers: list[str]) -> str:
         return max(lays, key=lambda m: (m.count("|"), len(m.split())))
     return next(m for m in legal if m.startswith("discard"))
 
-
-class Human:
-    """A Telegram user at the table who only presses buttons of the newest rack picture in their private chat."""
-
-    def __init__(self, bot: Bot, who: dict[str, Any]) -> None:
-        self.bot, self.who = bot, who
-        self.presses = 0
-
-    def rack(self) -> tuple[int, list[list[dict[str, Any]]]]:
-        found = self.bot.server.rack(self.who["id"])
-        assert found is not None, f"{self.who['first_name']} has no rack picture"
-        return found
-
-    def find(self, prefix: str) -> dict[str, Any]:
-        _, keyboard = self.rack()
-        button = labelled(keyboard, prefix)
-        assert button is not None, (prefix, [b["text"] for row in keyboard for b in row])
-        return button
-
-    async def press(self, prefix: str, version: int) -> str:
-        message_id, _ = self.rack()
-        data = self.find(prefix)["callback_data"]
-        assert data.split(":")[2] == str(version), "the rack shows an old version"
-        self.presses += 1
-        answer = await self.bot.press(self.who, self.who["id"], message_id, data)
-        assert not answer.get("show_alert"), answer
-        return answer.get("text") or ""
-
-    async def toggle(self, hand: list[str], cards: list[str], version: int) -> None:
-        """Select `cards` (distinct positions for repeated codes); each press must tick its card."""
-        used: set[int] = set()
-        for card in cards:
-            position = next(p for p, c in enumerate(hand) if c == card and p not in used)
-            used.add(position)
-            await self.press(f"{position + 1}. ", version)
-            assert self.find(f"✓ {position + 1}. ")
-
-    async def play(self, move: str, view: dict[str, Any], version: int) -> None:
-        words, hand = move.split(), view["hand"]
-        if words[0] in ("draw", "take", "pass", "ask", "answer") or view["must_use"]:
-            label = {"draw": "🂠", "take": "Take the pile", "pass": t("en", "canasta.pass"),
-                     "ask": t("en", "canasta.ask"), "answer": t("en", f"canasta.answer_{words[-1]}")}.get(words[0])
-            text = await self.press(label or UI.button_label(move, "en"), version)
-        elif words[0] == "discard":
-            await self.toggle(hand, [words[1]], version)
-            text = await self.press(f"Discard {card_label(words[1])}", version)
-        elif words[0] == "add":
-            await self.toggle(hand, words[1:-2], version)
-            text = await self.press(t("en", "rummy.add", n=words[-1]), version)
-        else:
-            groups = [part.split() for part in move[5:].split(" | ")]
-            for group in groups[:-1]:
-                await self.toggle(hand, group, version)
-                await self.press(t("en", "rummy.stage"), version)
-            await self.toggle(hand, groups[-1], version)
-            text = await self.press(t("en", "rummy.lay_all", n=len(groups)) if len(groups) > 1 else "Meld ",
-                                    version)
-        assert text.startswith("Played: "), text
 
 
 class GroupWatch:
@@ -160,7 +101,7 @@ async def test_classic4_partners_and_two_bots_play_by_buttons(store):
         assert match.status == "active" and match.options == {"variant": "classic4", "target": 2500}
         seats = await store.seats(match_id)
         assert [s.is_human for s in seats] == [True, False, True, False]
-        humans = {0: Human(bot, ALICE), 2: Human(bot, CHAMS)}
+        humans = {0: TelegramRackPlayer(bot, ALICE), 2: TelegramRackPlayer(bot, CHAMS)}
         moves = hands_scored = 0
         answers: list[str] = []
         score_text = None
@@ -173,7 +114,7 @@ async def test_classic4_partners_and_two_bots_play_by_buttons(store):
             assert seat in humans, "bots never wait for a human press"
             view, legal = GAME.view(state, seat), GAME.legal_moves(state, seat)
             move = choose(view, legal, answers)
-            await humans[seat].play(move, view, match.version)
+            await play_canasta(humans[seat], move, view, match.version)
             records = await store.moves(match_id)
             assert (records[match.version].seat, records[match.version].move) == (seat, move)
             rounds = len(GAME.result(GAME.from_json((await store.get_match(match_id)).snapshot))["history"])

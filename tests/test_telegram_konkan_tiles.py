@@ -4,14 +4,12 @@ private-chat rack pictures — tile toggles, listed openings, meld / add / steal
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 import engine
-from bot.games.konkan_tiles import UI, tile_label
 from bot.i18n import t
 from storage import Store
+from tests.rack_players import TelegramRackPlayer, play_konkan_tiles
 from tests.test_konkan_tiles_chat import choose
 from tests.tg_harness import GROUP_ID, Bot, FakeTelegram, group_keyboard, group_table_calls, lobby_press, replays, user
 
@@ -27,61 +25,6 @@ async def store(tmp_path):
     yield store
     await store.close()
 
-
-class Human:
-    """A Telegram user who only presses buttons of the newest rack picture in their private chat."""
-
-    def __init__(self, bot: Bot, who: dict[str, Any]) -> None:
-        self.bot, self.who = bot, who
-        self.presses = 0
-
-    def find(self, label: str, exact: bool = False) -> dict[str, Any]:
-        found = self.bot.server.rack(self.who["id"])
-        assert found is not None, f"{self.who['first_name']} has no rack picture"
-        _, keyboard = found
-        buttons = [b for row in keyboard for b in row if (b["text"] == label if exact else b["text"].startswith(label))]
-        assert buttons, (label, [b["text"] for row in keyboard for b in row])
-        return buttons[0]
-
-    async def press(self, label: str, version: int, exact: bool = False) -> str:
-        message_id, _ = self.bot.server.rack(self.who["id"])
-        data = self.find(label, exact)["callback_data"]
-        assert data.split(":")[2] == str(version), "the rack shows an old version"
-        self.presses += 1
-        answer = await self.bot.press(self.who, self.who["id"], message_id, data)
-        assert not answer.get("show_alert"), answer
-        return answer.get("text") or ""
-
-    async def toggle(self, hand: list[str], tiles: list[str], version: int) -> None:
-        used: set[int] = set()
-        for tile in tiles:
-            position = next(p for p, c in enumerate(hand) if c == tile and p not in used)
-            used.add(position)
-            await self.press(f"{position + 1}. ", version)
-            assert self.find(f"✓ {position + 1}. ")
-
-    async def play(self, move: str, view: dict[str, Any], version: int) -> None:
-        words, hand = move.split(), view["hand"]
-        bare = [cell.split(":")[0] for cell in words[1:]]
-        if words[0] == "option":
-            text = await self.press(t("en", f"kt.c.option_{words[1]}"), version, exact=True)
-        elif words[0] == "draw":
-            text = await self.press("🀫", version)
-        elif words[0] == "meld" and " | " in move:
-            key = "kt.c.konkan" if view["konkan"][view["seat"]] else "kt.c.open"
-            text = await self.press(t("en", key, melds=UI._melds_text(move)), version, exact=True)
-        elif words[0] == "meld":
-            await self.toggle(hand, bare, version)
-            text = await self.press("Meld ", version)
-        elif words[0] == "discard":
-            await self.toggle(hand, bare, version)
-            text = await self.press(t("en", "rummy.discard", card=tile_label(words[1])), version, exact=True)
-        else:
-            verb_label = {"add": t("en", "rummy.add", n=words[-1]), "swap": t("en", "kt.c.steal", n=words[-1]),
-                          "lock": t("en", f"kt.c.lock_{words[-1]}", n=words[-2])}[words[0]]
-            await self.toggle(hand, bare[:-2] if words[0] != "lock" else [words[1]], version)
-            text = await self.press(verb_label, version, exact=True)
-        assert text.startswith("Played: "), text
 
 
 async def test_quick_2v2_partners_and_two_bots_play_by_buttons(store):
@@ -106,7 +49,7 @@ async def test_quick_2v2_partners_and_two_bots_play_by_buttons(store):
         await lobby_press(bot, ALICE, "s:")
         match = await store.get_match(match.id)
         assert match.status == "active"
-        humans = {0: Human(bot, ALICE), 2: Human(bot, CHAMS)}
+        humans = {0: TelegramRackPlayer(bot, ALICE), 2: TelegramRackPlayer(bot, CHAMS)}
         verbs: dict[str, int] = {}
         moves = 0
         for moves in range(MAX_MOVES):  # noqa: B007 (moves is reported below)
@@ -118,7 +61,7 @@ async def test_quick_2v2_partners_and_two_bots_play_by_buttons(store):
             assert seat in humans, "bots never wait for a human press"
             view, legal = GAME.view(state, seat), GAME.legal_moves(state, seat)
             move = choose(view, legal)
-            await humans[seat].play(move, view, match.version)
+            await play_konkan_tiles(humans[seat], move, view, match.version)
             record = (await store.moves(match.id))[match.version]
             assert (record.seat, record.move.split()[0]) == (seat, move.split()[0])
             verbs[move.split()[0]] = verbs.get(move.split()[0], 0) + 1
