@@ -177,15 +177,6 @@ class CanastaUI(RummyUI):
             return t(lang, "canasta.take_with", top=card_label(top), n=size, cards=cards_text([pair[0], wild]))
         return t(lang, "canasta.take", top=card_label(top), n=size)
 
-    def button_label(self, move: str, lang: str) -> str:
-        words = move.split()
-        if words[0] == "meld":
-            groups = " | ".join(cards_text(part.split()) for part in move[5:].split(" | "))
-            return t(lang, "rummy.meld", cards=groups)
-        if words[0] == "add":
-            return t(lang, "rummy.add_cards", cards=cards_text(words[1:-2]), n=words[-1])
-        return self.describe_move(move, lang)
-
     def move_label(self, move: str, lang: str) -> str:
         return self.button_label(move, lang)
 

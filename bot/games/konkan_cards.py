@@ -143,15 +143,6 @@ class KonkanCardsUI(RummyUI):
                      for move in legal if move.startswith("meld")]
         return self.picker_buttons(view, legal, lang, pick, lead=lead)
 
-    def button_label(self, move: str, lang: str) -> str:
-        words = move.split()
-        if words[0] == "meld":
-            groups = " | ".join(cards_text(part.split()) for part in move[5:].split(" | "))
-            return t(lang, "rummy.meld", cards=groups)
-        if words[0] == "add":
-            return t(lang, "rummy.add_cards", cards=cards_text(words[1:-2]), n=words[-1])
-        return self.describe_move(move, lang)
-
     def move_label(self, move: str, lang: str) -> str:
         return self.button_label(move, lang)
 

@@ -112,6 +112,20 @@ class RummyUI(GameUI):
     def card_label(self, code: str) -> str:
         return code
 
+    def cards_text(self, codes: Sequence[str]) -> str:
+        return " ".join(self.card_label(code) for code in codes) or "—"
+
+    def button_label(self, move: str, lang: str) -> str:
+        """A whole move as one button (a forced use of the taken discard, a lay after committing): the cards
+        themselves, which say more on a button than the move's sentence."""
+        words = move.split()
+        if words[0] == "meld":
+            groups = " | ".join(self.cards_text(part.split()) for part in move[5:].split(" | "))
+            return t(lang, "rummy.meld", cards=groups)
+        if words[0] == "add":
+            return t(lang, "rummy.add_cards", cards=self.cards_text(words[1:-2]), n=words[-1])
+        return self.describe_move(move, lang)
+
     def card_sort_key(self, code: str) -> tuple:
         """The rank order (the engine's own hand order is assumed to be this already)."""
         return ()
