@@ -273,8 +273,8 @@ class RatingOps(Database):
                                               points, outcome, rating_before, mu, sigma, at)
                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
                 (match["id"], entry.player_id, seq, seat_of[entry.player_id], game, mode, entry.side, entry.place,
-                 int(entry.abandoned), entry.points, ladder.outcome(entry, entries), current[entry.player_id].rating, standing.mu,
-                 standing.sigma, now))
+                 int(entry.abandoned), entry.points, ladder.outcome(entry, entries),
+                 current[entry.player_id].rating, standing.mu, standing.sigma, now))
             await self._write_standing(db, entry.player_id, game, mode, standing, now)
 
     async def _standing_of(self, db: aiosqlite.Connection, player_id: int, game: str, mode: str) -> Standing:
