@@ -9,7 +9,7 @@ and names isolated in their own direction, Arabic shaped through renderers/text.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
@@ -43,6 +43,7 @@ class RatingLine:
     label: str  # "Konkan (tiles) · Ranked"
     shown: str  # "1268 · Gold" or "placement 3/5"
     tier: str | None  # None while in placement
+    badge: str  # the tier's name, or the placement count ("3/5")
     record: str  # "7 wins, 2 losses, 0 draws"
     streaks: str  # "streak 2 · best 4"
     rank: str = ""  # "#3 of 40" on the board, or ""
@@ -61,7 +62,6 @@ class Profile:
     achievements_title: str
     achievements: tuple[tuple[str, tuple[int, int, int]], ...]  # (name, medal colour)
     no_achievements: str
-    tier_names: Mapping[str, str] = field(default_factory=dict)
 
 
 RATING_H = 78
@@ -116,9 +116,8 @@ def render(profile: Profile, lang: str) -> Image.Image:
         badge = (x(PAD + badge_w), y + 10, x(PAD), y + RATING_H - 10)
         draw.rounded_rectangle((min(badge[0], badge[2]), badge[1], max(badge[0], badge[2]), badge[3]), radius=14,
                                fill=colour)
-        tier_text = profile.tier_names.get(line.tier or "", "") or "…"
-        draw_text(draw, ((badge[0] + badge[2]) / 2, y + RATING_H / 2), fit(tier_text, LINE_SIZE, badge_w - 12, True,
-                                                                          rtl=rtl),
+        draw_text(draw, ((badge[0] + badge[2]) / 2, y + RATING_H / 2), fit(isolate(line.badge), LINE_SIZE,
+                                                                          badge_w - 12, True, rtl=rtl),
                   LINE_SIZE, HEAD_INK, anchor="mm", bold=True, rtl=rtl)
         text_x = x(PAD + badge_w + 18)
         width = inner - badge_w - 18

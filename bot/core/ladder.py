@@ -189,9 +189,11 @@ class Ladder(ServiceState):
             where = await self.store.ladder_rank(target_id, rated.game, rated.mode, chat.platform)
             lines.append(t(lang, "stats.ladder_line", game=game_name(lang, rated.game),
                            mode=mode_name(lang, rated.mode), shown=shown)
-                         + (" " + t(lang, "stats.ladder_rank", rank=where[0], total=where[1]) if where else ""))
+                         + (" · " + t(lang, "stats.ladder_rank", rank=where[0], total=where[1]) if where else ""))
+            badge = tier_name(lang, standing.tier) if standing.placed else f"{standing.placement}/{PLACEMENT_MATCHES}"
             rating_lines.append(RatingLine(
-                f"{game_name(lang, rated.game)} · {mode_name(lang, rated.mode)}", shown, standing.tier,
+                f"{game_name(lang, rated.game)} · {mode_name(lang, rated.mode)}",
+                str(standing.rating) if standing.placed else shown, standing.tier, badge,
                 t(lang, "stats.record", wins=tn(lang, "count.wins", standing.wins),
                   losses=tn(lang, "count.losses", standing.losses), draws=tn(lang, "count.draws", standing.draws)),
                 t(lang, "stats.streaks", streak=standing.streak, best=standing.best_streak),
@@ -222,7 +224,6 @@ class Ladder(ServiceState):
             achievements=tuple((t(lang, f"ach.{code}"), achievements.BY_CODE[code].colour) for code in codes
                                if code in achievements.BY_CODE),
             no_achievements=t(lang, "stats.card_no_achievements"),
-            tier_names={tier: tier_name(lang, tier) for tier in ladder.TIER_ORDER},
         )
         image = await self._render_pool_call(renderers.render_profile, profile, lang)
         return Reply("", message=OutMessage(text, image=image, alt=profile.title, picture_name="stats"),
