@@ -204,8 +204,9 @@ class RatingOps(Database):
         return int(row["won"]) if row else 0
 
     # ---- rebuilding --------------------------------------------------------------------------------------------
-    async def rebuild_ratings(self) -> RebuildReport:
-        """Fold every stored rated result again, in the order it was applied, and rewrite the ratings from it.
+    async def rebuild_ratings(self, write: bool = True) -> RebuildReport:
+        """Fold every stored rated result again, in the order it was applied, and rewrite the ratings from it
+        (`write=False`: only compare).
 
         The report lists every rating (and every per-match rating in rated_results) the stored numbers had that the
         fold does not reproduce exactly; an empty list means the ratings were already what the results say.
@@ -237,6 +238,8 @@ class RatingOps(Database):
                 if stored.get(key) != fresh.get(key):
                     differences.append(f"player {key[0]} {key[1]}/{key[2]}: stored {stored.get(key)}, "
                                        f"folded {fresh.get(key)}")
+            if not write:
+                return RebuildReport(matches, len(fresh), differences)
             await db.execute("DELETE FROM ratings")
             now = self._now()
             for (player, game, mode), standing in sorted(fresh.items()):
