@@ -136,12 +136,13 @@ class RatingOps(Database):
                                    (player_id, game, mode))
             if mine is None or mine["matches"] < ladder.PLACEMENT_MATCHES:
                 return None
+            rating, mu = mine["rating"], mine["mu"]
             row = await self._one(
-                db, """SELECT sum(CASE WHEN r.rating > ?1 OR (r.rating = ?1 AND (r.mu > ?2 OR (r.mu = ?2
-                                  AND r.player_id < ?3))) THEN 1 ELSE 0 END) AS above, count(*) AS total
+                db, """SELECT sum(CASE WHEN r.rating > ? OR (r.rating = ? AND (r.mu > ? OR (r.mu = ?
+                                  AND r.player_id < ?))) THEN 1 ELSE 0 END) AS above, count(*) AS total
                        FROM ratings r JOIN players p ON p.id = r.player_id
-                       WHERE r.game = ?4 AND r.mode = ?5 AND r.matches >= ?6 AND p.platform = ?7""",
-                (mine["rating"], mine["mu"], player_id, game, mode, ladder.PLACEMENT_MATCHES, platform))
+                       WHERE r.game = ? AND r.mode = ? AND r.matches >= ? AND p.platform = ?""",
+                (rating, rating, mu, mu, player_id, game, mode, ladder.PLACEMENT_MATCHES, platform))
         assert row is not None
         return int(row["above"] or 0) + 1, int(row["total"])
 

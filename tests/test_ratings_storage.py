@@ -172,3 +172,25 @@ async def test_rebuild_reaches_the_same_numbers_and_repairs_a_tampered_rating(st
     report = await store.rebuild_ratings()
     assert len(report.differences) == 1 and f"player {b} tunj/casual" in report.differences[0]
     assert {p: (await store.player_ratings(p)) for p in (a, b, c, d)} == before
+
+
+async def test_migration_6_upgrades_a_version_5_database(tmp_path):
+    """A database from before the ladder: its finished matches stay unrated and nobody has a rating yet."""
+    import aiosqlite
+
+    from storage.migrations import MIGRATIONS, apply_migrations
+
+    path = str(tmp_path / "old.db")
+    async with aiosqlite.connect(path, isolation_level=None) as conn:
+        assert await apply_migrations(conn, MIGRATIONS[:5]) == [1, 2, 3, 4, 5]
+        await conn.execute("INSERT INTO players (platform, user_id, display_name, created) VALUES ('t', '1', 'A', 0)")
+        await conn.execute("""INSERT INTO matches (game, mode, platform, chat_id, created, updated, status)
+                              VALUES ('kenza', 'casual', 't', '-1', 0, 0, 'finished')""")
+    opened = await Store.open(path)
+    try:
+        assert opened.migrations_applied == [6]
+        assert not (await opened.get_match(1)).rated
+        assert await opened.player_ratings(1) == [] and await opened.achievements_of(1) == []
+        assert (await opened.rebuild_ratings()).matches == 0
+    finally:
+        await opened.close()
