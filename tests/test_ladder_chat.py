@@ -169,6 +169,9 @@ async def test_top_pages_with_buttons_and_switches_scope(setup):
         reply = await service.press(MONA, GROUP, forged)
         assert reply.alert and reply.text == t("en", "err.bad_button"), forged
     assert (await service.command(ALI, GROUP, "top", ["kenza", "sideways"])).text == t("en", "top.usage")
+    alone = await service.command(ALI, ChatRef("fake", "1", private=True), "top", ["kenza", "here"])
+    assert "global" in alone.message.text.splitlines()[0]  # a private chat has no players of its own
+    assert [[b.label for b in row] for row in alone.message.keyboard] == [[t("en", "btn.next")]]
 
 
 async def test_top_lists_players_in_placement_apart(setup):

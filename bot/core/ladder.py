@@ -101,7 +101,7 @@ class Ladder(ServiceState):
         """A board's page or scope button: the same board at another page, drawn from what the button says."""
         game, mode, scope, page_text = args
         try:
-            page = callbacks.number(page_text) if page_text != "0" else 0
+            page = callbacks.number(page_text)
         except callbacks.BadAction:
             return Reply(t(lang, "err.bad_button"), alert=True)
         known_game = game == ANY or game in playable_games()
@@ -131,7 +131,7 @@ class Ladder(ServiceState):
                     lines.append(t(lang, "top.nobody_placed"))
                 if board.in_placement:
                     lines.append(tn(lang, "top.in_placement", board.in_placement, total=PLACEMENT_MATCHES))
-                return self._paged(lang, lines, game, mode, scope, board.page, board.pages)
+                return self._paged(lang, lines, game, mode, scope, board.page, board.pages, chat.private)
         rows, page, pages = await self.store.standings_page(game, chat.platform, mode=mode,
                                                            lower_games=lower_is_better_games(), chat_id=chat_id,
                                                            page=page, per_page=PAGE_SIZE)
@@ -142,11 +142,12 @@ class Ladder(ServiceState):
         lines += [t(lang, "top.row", rank=row.rank, name=row.display_name or t(lang, "console.you"),
                     wins=tn(lang, "count.wins", row.won), games=tn(lang, "count.games", row.played),
                     rate=round(100 * row.win_rate)) for row in rows]
-        return self._paged(lang, lines, game, mode, scope, page, pages)
+        return self._paged(lang, lines, game, mode, scope, page, pages, chat.private)
 
     @staticmethod
     def _paged(lang: str, lines: list[str], game: str | None, mode: str | None, scope: str, page: int,
-               pages: int) -> OutMessage:
+               pages: int, private: bool) -> OutMessage:
+        """The board's text with its page buttons, and (in a group) the button to the other scope."""
         def code(to_page: int, to_scope: str = scope) -> str:
             return callbacks.encode("g", 0, game or ANY, mode or ANY, to_scope, to_page)
 
@@ -158,8 +159,9 @@ class Ladder(ServiceState):
         if page + 1 < pages:
             row.append(Button(t(lang, "btn.next"), code(page + 1)))
         other = "g" if scope == "h" else "h"
-        scope_row = [Button(t(lang, "btn.scope_here" if other == "h" else "btn.scope_global"), code(0, other))]
-        return OutMessage("\n".join(lines), keyboard=[row, scope_row] if row else [scope_row])
+        scope_row = [] if private else [Button(t(lang, "btn.scope_here" if other == "h" else "btn.scope_global"),
+                                               code(0, other))]
+        return OutMessage("\n".join(lines), keyboard=[keys for keys in (row, scope_row) if keys])
 
     # ---- /stats -------------------------------------------------------------------------------------------------
     async def _cmd_stats(self, actor: Actor, chat: ChatRef, player_id: int, lang: str, args: list[str]) -> Reply:
