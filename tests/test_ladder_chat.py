@@ -240,3 +240,28 @@ def test_the_rebuild_command_checks_and_rewrites(tmp_path, monkeypatch, capsys):
     assert main(["ratings", "rebuild"]) == 1
     assert tn("en", "ladder.cli_rewritten", 1) in capsys.readouterr().out
     assert main(["ratings", "check"]) == 0
+
+
+async def test_a_ranked_konkan_table_the_away_bots_finished_is_a_loss_for_all_four(setup):
+    """Konkan tiles Ranked through the service: four people, every one away, so the away-bots play the whole
+    match; once it is over it is rated (a 2v2 of four humans) and each of them takes the loss they abandoned."""
+    service, transport, store, _ = setup
+    people = [ALI, MONA, Actor("fake", "3", "Sami", language="en"), Actor("fake", "4", "Layla", language="en")]
+    await service.press(ALI, GROUP, callbacks.encode("n", 0, "konkan_tiles.ranked"))
+    match = await store.lobby_or_active_match("fake", "-100")
+    for actor in people[1:]:
+        await service.press(actor, GROUP, callbacks.encode("j", match.id))
+    await service.press(ALI, GROUP, callbacks.encode("s", match.id))
+    match = await store.get_match(match.id)
+    assert match.status == "active" and match.rated
+    for seat in range(4):
+        await store.set_seat_flags(match.id, seat, away=True)
+    await service.resume()
+    match = await store.get_match(match.id)
+    assert match.status == "finished"
+    changes = await store.rating_changes(match.id)
+    assert len(changes) == 4 and all(change.abandoned and change.outcome == ladder.LOSS for change in changes)
+    for change in changes:
+        standing = await store.rating_of(change.player_id, "konkan_tiles", "ranked")
+        assert (standing.matches, standing.losses, standing.placement) == (1, 1, 1) and standing.mu < ladder.MODEL.mu
+    assert (await store.rebuild_ratings()).differences == []
