@@ -93,7 +93,7 @@ GAMES_EPILOG = "(the games)"
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="majlis", description="Majlis: Arabic card games for group chats, and in this terminal "
                      "against bots.", epilog=GAMES_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
-    commands = parser.add_subparsers(dest="command", metavar="{run,play}", parser_class=_Parser)
+    commands = parser.add_subparsers(dest="command", metavar="{run,play,ratings}", parser_class=_Parser)
     commands.add_parser("run", help="run the chat bots configured in .env (the terminal game when no token is set)",
                         description="Start every platform whose token is set in .env or the environment "
                                     "(TELEGRAM_BOT_TOKEN, DISCORD_BOT_TOKEN); with none, play Kenza here.")
@@ -121,6 +121,13 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--stake", type=int, default=0, metavar="COINS",
                       help="a coin table (Konkan cards): each seat puts COINS in the pot; bots sit only at free "
                            "tables, so the other seats are players at this terminal taking turns at the keyboard")
+    ratings = commands.add_parser(
+        "ratings", help="check or rebuild the ranked ladder from the stored match results",
+        description="Fold every stored rated result again, in the order it was applied, with the same openskill "
+                    "update: `check` says whether the stored ratings are exactly what the results give; `rebuild` "
+                    "also rewrites them from the results. Uses the database of $DATABASE_URL (default "
+                    "./data/majlis.db). Exits 1 when a stored number differed.")
+    ratings.add_argument("action", choices=("check", "rebuild"))
     return parser
 
 
@@ -136,6 +143,8 @@ def main(argv: list[str] | None = None) -> int:
             players = args.players or _fewest_players(game, options)
             return asyncio.run(_play(game, players, options, args.lang, args.seed, args.name, args.bots,
                                      args.stake))
+        if args.command == "ratings":
+            return asyncio.run(_ratings(args.action == "rebuild", lang))
         return asyncio.run(_run(lang))
     except KeyboardInterrupt:  # Ctrl-C leaves like `q` does
         print("\n" + t(lang, "console.bye"), flush=True)
@@ -166,6 +175,25 @@ def _fewest_players(game: str, options: dict[str, Any]) -> int:
             continue
         return count
     return 2
+
+
+async def _ratings(write: bool, lang: str) -> int:
+    """`majlis ratings check|rebuild`: the ladder folded again from the stored results (storage.ratings)."""
+    from storage import Store
+
+    store = await Store.open()
+    try:
+        report = await store.rebuild_ratings(write=write)
+    finally:
+        await store.close()
+    print(tn(lang, "ladder.cli_summary", report.matches, ratings=report.ratings))
+    for line in report.differences:
+        print("  " + line)
+    if not report.differences:
+        print(t(lang, "ladder.cli_identical"))
+        return 0
+    print(tn(lang, "ladder.cli_rewritten" if write else "ladder.cli_differ", len(report.differences)))
+    return 1
 
 
 def _operator_language() -> str:

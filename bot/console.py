@@ -17,6 +17,7 @@ import logging
 import sys
 import threading
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 from typing import TextIO
 
 import engine
@@ -285,7 +286,11 @@ async def _answer(service: Service, transport: ConsoleTransport, you: Actor, tex
 
 def _printer(transport: ConsoleTransport) -> Callable[[Reply], None]:
     def say(reply: Reply) -> None:
-        if reply.message is not None:
+        if reply.message is not None and reply.in_place:
+            # A leaderboard or profile belongs to the table's chat; its page buttons are not numbered here (they
+            # would take the rack's numbers): `/top ... 2` types a page instead.
+            transport._print(TABLE_CHAT, replace(reply.message, keyboard=[]))
+        elif reply.message is not None:
             transport._print(YOU, reply.message)
         if reply.text:
             print(("⚠ " if reply.is_error else "» ") + reply.text, file=transport.out, flush=True)

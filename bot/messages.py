@@ -48,6 +48,7 @@ class Reply:
     box the user dismisses (alert=True, kind INFO); only kind ERROR is ever styled as an error ("⚠️" on Discord).
     Without a kind, an alert is an error (the refusals) and anything else information.
     `private`: the text depends on hidden information (a typed move's refusal): never show it in a group.
+    `in_place`: see the field.
     """
 
     text: str
@@ -55,6 +56,9 @@ class Reply:
     message: OutMessage | None = None  # a private message body (Discord ephemeral hand; console)
     kind: str = ""
     private: bool = False
+    # `message` is this answer itself (a leaderboard, a profile picture), not a private message: shown where the
+    # command was given, and for a press in place of the message whose button was pressed.
+    in_place: bool = False
 
     @property
     def is_error(self) -> bool:

@@ -86,6 +86,9 @@ def lobby(match: Match, seats: list[Seat], lang: str, ready: frozenset[int] | No
     ]
     if match.game in COIN_GAMES:
         lines.insert(2, t(lang, "coins.lobby_stake", stake=match.stake) if match.stake else t(lang, "coins.lobby_free"))
+    if match.rated:  # a bot seat makes a rated table an unrated one (storage rates only all-human tables)
+        lines.insert(2, t(lang, "ladder.lobby_rated") if all(seat.is_human for seat in seats)
+                     else t(lang, "ladder.lobby_unrated_bots"))
     lines += [f"{index + 1}. {name}" for index, name in enumerate(names)]
     if match.status == "cancelled":
         lines.append(t(lang, "lobby.cancelled"))

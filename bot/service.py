@@ -8,7 +8,7 @@ Every state change of a match happens under that match's lock and through `Store
 version the caller saw: a double press, a stale keyboard or a timer racing a player applies once.
 
 This module is the facade; each concern lives in its own module of `bot.core` (state and caches, lobby, play,
-timers, delivery, standings).
+timers, delivery, ladder, standings).
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ import renderers
 from bot import callbacks
 from bot.core.coins import Coins
 from bot.core.delivery import Delivery
+from bot.core.ladder import Ladder
 from bot.core.lobby import Lobby
 from bot.core.play import MAX_BOT_MOVES, Play
 from bot.core.standings import Standings
@@ -35,7 +36,7 @@ __all__ = ["AWAY_AFTER_TIMEOUTS", "MAX_BOT_MOVES", "Service"]
 log = logging.getLogger(__name__)
 
 
-class Service(Lobby, Play, Timers, Delivery, Standings, Coins):
+class Service(Lobby, Play, Timers, Delivery, Ladder, Standings, Coins):
     """The public face the adapters and tests use: `Service(store, clock=, seed_source=, bot_delay=,
     coin_grants=)`, `attach`,
     `command`, `press`, `tick`, `run_timers`, `resume`, `warm_up`."""
@@ -67,7 +68,7 @@ class Service(Lobby, Play, Timers, Delivery, Standings, Coins):
             "cancel": self._cmd_cancel, "hand": self._cmd_hand, "score": self._cmd_score, "top": self._cmd_top,
             "stats": self._cmd_stats, "rules": self._cmd_rules, "lang": self._cmd_lang, "help": self._cmd_help,
             "m": self._cmd_move, "back": self._cmd_back, "timer": self._cmd_timer,
-            "coins": self._cmd_coins,
+            "coins": self._cmd_coins, "rated": self._cmd_rated,
         }.get(name)
         if handler is None:
             return Reply(t(lang, "err.unknown_command"))
@@ -100,6 +101,10 @@ class Service(Lobby, Play, Timers, Delivery, Standings, Coins):
             if chat.private or action.match_id != 0 or len(action.args) != 1:
                 return Reply(t(lang, "err.bad_button"), alert=True)
             return await self._picked(actor, chat, player.id, lang, action.args[0])
+        if action.op == "g":  # a leaderboard's page: no match behind it
+            if action.match_id != 0:
+                return Reply(t(lang, "err.bad_button"), alert=True)
+            return await self._board_press(chat, lang, action.args)
         match = await self.store.get_match(action.match_id)
         if match is None or match.platform != actor.platform:
             return Reply(t(lang, "err.bad_button"), alert=True)

@@ -129,3 +129,10 @@ def render_sheet(title: str, sides: Sequence[str], rows: Sequence[tuple[str, Seq
     from renderers import score_sheet
 
     return encode_png(score_sheet.render(title, sides, rows, notes, lang))
+
+
+def render_profile(profile: Any, lang: str = "ar") -> bytes:
+    """A player's profile card (`/stats`, renderers.profile.Profile) as a PNG; every text already in `lang`."""
+    from renderers import profile as card
+
+    return encode_png(card.render(profile, lang))

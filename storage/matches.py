@@ -10,6 +10,7 @@ import aiosqlite
 from storage.coins import CoinOps
 from storage.errors import AlreadySeated, NotFound, StaleVersion, TableBusy, WrongStatus
 from storage.models import Match, MoveRecord, Seat, dumps
+from storage.ratings import RatingOps
 from storage.stats import StatsOps
 
 ACTORS = ("human", "bot", "timer")
@@ -20,7 +21,7 @@ _SEAT_SQL = """SELECT s.*, p.display_name FROM seats s LEFT JOIN players p ON p.
                WHERE s.match_id = ? AND s.seat = ?"""
 
 
-class MatchOps(StatsOps, CoinOps):
+class MatchOps(StatsOps, CoinOps, RatingOps):
     # ---- matches -------------------------------------------------------------------------------------------
 
     async def create_match(
@@ -33,9 +34,11 @@ class MatchOps(StatsOps, CoinOps):
         creator_id: int | None,
         seed: int | None,
         stake: int = 0,
+        rated: bool = False,
     ) -> Match:
         """Open a lobby in the chat; TableBusy if the chat already has a lobby or a match in play. A `stake`
-        makes it a coin table: each seat's coins are held when it starts."""
+        makes it a coin table: each seat's coins are held when it starts. `rated`: the table feeds the ranked
+        ladder when it ends (if every seat is then a human)."""
         async with self.transaction() as db:
             busy = await self._open_row(db, platform, str(chat_id))
             if busy is not None:
@@ -43,9 +46,9 @@ class MatchOps(StatsOps, CoinOps):
             now = self._now()
             cursor = await db.execute(
                 """INSERT INTO matches (game, mode, options, status, seed, platform, chat_id, creator_id,
-                                        created, updated, stake)
-                   VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?)""",
-                (game, mode, dumps(options), seed, platform, str(chat_id), creator_id, now, now, stake),
+                                        created, updated, stake, rated)
+                   VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?, ?)""",
+                (game, mode, dumps(options), seed, platform, str(chat_id), creator_id, now, now, stake, int(rated)),
             )
             match_id = cursor.lastrowid
             await cursor.close()
@@ -192,6 +195,7 @@ class MatchOps(StatsOps, CoinOps):
         *,
         record_stats: bool = True,
         places: Sequence[Sequence[int]] | None = None,
+        sides: Sequence[tuple[int, int]] | None = None,
     ) -> Match:
         """Record one move and the state after it, atomically, if the caller saw the latest version.
 
@@ -201,7 +205,8 @@ class MatchOps(StatsOps, CoinOps):
         in the same transaction and every human seat's stats are updated, unless `record_stats` is False
         (modes such as private rooms that the rules keep out of statistics). At a coin table the pot is paid in the
         same transaction to the seats by finishing position (`places`: groups of seats, best first; without it the
-        stakes are given back).
+        stakes are given back). A rated table's ratings move in the same transaction too, from `sides`: (side, place)
+        per seat (storage.ladder.sides_and_places); never when `record_stats` is False.
         """
         if actor not in ACTORS:
             raise ValueError(f"actor must be one of {ACTORS}, not {actor!r}")
@@ -229,6 +234,8 @@ class MatchOps(StatsOps, CoinOps):
                 )
                 if record_stats:
                     await self._record_result(db, row, finished_result)
+                    if row["rated"] and sides is not None:
+                        await self._rate_match(db, row, sides, finished_result)
                 if row["stake"]:
                     if places is None:
                         await self._refund_pot(db, match_id)

@@ -182,6 +182,66 @@ MIGRATIONS: tuple[Migration, ...] = (
             "CREATE INDEX coin_ledger_by_match ON coin_ledger (match_id) WHERE match_id IS NOT NULL",
         ),
     ),
+    Migration(
+        6,
+        "the ranked ladder: rated tables, each rated result, each player's rating per game and mode, achievements",
+        (
+            # Whether the table was opened as a rated one (Konkan tiles `ranked`; other games where the chat turned
+            # rating on). A rated table still feeds the ladder only if every seat is a human when it ends.
+            "ALTER TABLE matches ADD COLUMN rated INTEGER NOT NULL DEFAULT 0 CHECK (rated IN (0, 1))",
+            # One row per human of a rated match, in the order the ladder applied them (`seq`, one per match): the
+            # stored results the ratings are folded from, and what `rebuild` folds again. mu/sigma are the
+            # player's openskill rating after the match, kept to prove a rebuild reaches the same numbers.
+            """CREATE TABLE rated_results (
+                match_id INTEGER NOT NULL REFERENCES matches(id),
+                player_id INTEGER NOT NULL REFERENCES players(id),
+                seq INTEGER NOT NULL,
+                seat INTEGER NOT NULL,
+                game TEXT NOT NULL,
+                mode TEXT NOT NULL,
+                side INTEGER NOT NULL,
+                place INTEGER NOT NULL,
+                abandoned INTEGER NOT NULL DEFAULT 0 CHECK (abandoned IN (0, 1)),
+                points INTEGER NOT NULL DEFAULT 0,
+                outcome TEXT NOT NULL CHECK (outcome IN ('win', 'draw', 'loss')),
+                rating_before INTEGER NOT NULL,
+                mu REAL NOT NULL,
+                sigma REAL NOT NULL,
+                at REAL NOT NULL,
+                PRIMARY KEY (match_id, player_id)
+            )""",
+            "CREATE INDEX rated_results_by_seq ON rated_results (seq)",
+            "CREATE INDEX rated_results_by_player ON rated_results (player_id, game, mode)",
+            # The fold of rated_results: one rating per player, game and mode; `rating` is the shown number
+            # (storage/ladder.py), stored so a leaderboard page is one ordered, indexed query.
+            """CREATE TABLE ratings (
+                player_id INTEGER NOT NULL REFERENCES players(id),
+                game TEXT NOT NULL,
+                mode TEXT NOT NULL,
+                mu REAL NOT NULL,
+                sigma REAL NOT NULL,
+                rating INTEGER NOT NULL,
+                matches INTEGER NOT NULL DEFAULT 0,
+                wins INTEGER NOT NULL DEFAULT 0,
+                draws INTEGER NOT NULL DEFAULT 0,
+                losses INTEGER NOT NULL DEFAULT 0,
+                points INTEGER NOT NULL DEFAULT 0,
+                streak INTEGER NOT NULL DEFAULT 0,
+                best_streak INTEGER NOT NULL DEFAULT 0,
+                updated REAL NOT NULL,
+                PRIMARY KEY (player_id, game, mode)
+            )""",
+            "CREATE INDEX ratings_board ON ratings (game, mode, rating)",
+            # Each achievement once per player, with the match that earned it.
+            """CREATE TABLE achievements (
+                player_id INTEGER NOT NULL REFERENCES players(id),
+                code TEXT NOT NULL,
+                match_id INTEGER REFERENCES matches(id),
+                at REAL NOT NULL,
+                PRIMARY KEY (player_id, code)
+            )""",
+        ),
+    ),
 )
 
 _BOOKKEEPING = """CREATE TABLE IF NOT EXISTS schema_version (

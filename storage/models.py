@@ -81,6 +81,7 @@ class Match:
     result: dict[str, Any] | None
     delivered_version: int | None = None  # screens shown up to this version; below `version`: a delivery is owed
     stake: int = 0  # coins each seat puts in the pot; 0: a free table
+    rated: bool = False  # opened as a rated table: feeds the ranked ladder if every seat is human at the end
 
     @property
     def is_open(self) -> bool:
@@ -94,7 +95,7 @@ class Match:
             platform=row["platform"], chat_id=row["chat_id"], creator_id=row["creator_id"],
             deadline=row["deadline"], created=row["created"], updated=row["updated"],
             finished=row["finished"], result=loads(row["result"]), delivered_version=row["delivered_version"],
-            stake=row["stake"],
+            stake=row["stake"], rated=bool(row["rated"]),
         )
 
 

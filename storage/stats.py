@@ -69,6 +69,23 @@ class StatsOps(Database):
             for rank, row in enumerate(rows[:limit], start=1)
         ]
 
+    async def standings_page(
+        self, game: str | None, platform: str, *, mode: str | None = None, lower_games: Collection[str] = (),
+        chat_id: str | None = None, page: int = 0, per_page: int = 10,
+    ) -> tuple[list[LeaderRow], int, int]:
+        """(rows, page, pages): one page of `leaderboard`'s order. With `chat_id`, only the players who finished a
+        match of that game in the chat, still ranked by their whole record. A page past the end shows the last."""
+        async with self.transaction(write=False) as db:
+            rows = await self._ranked(db, platform, game, mode, lower_games, chat_id)
+        pages = max(1, -(-len(rows) // per_page))
+        page = min(max(page, 0), pages - 1)
+        start = page * per_page
+        return [
+            LeaderRow(rank, row["player_id"], row["display_name"], row["played"], row["won"], row["drawn"],
+                      row["points"], row["won"] / row["played"])
+            for rank, row in enumerate(rows[start:start + per_page], start=start + 1)
+        ], page, pages
+
     async def player_rank(self, player_id: int, game: str, platform: str,
                           lower_games: Collection[str] = ()) -> tuple[int, int] | None:
         """(rank, players ranked) of the player in one game, ordered as `leaderboard`; None if never played."""
@@ -80,19 +97,22 @@ class StatsOps(Database):
         return None
 
     async def _ranked(self, db: aiosqlite.Connection, platform: str, game: str | None, mode: str | None,
-                      lower_games: Collection[str]) -> list[aiosqlite.Row]:
+                      lower_games: Collection[str], chat_id: str | None = None) -> list[aiosqlite.Row]:
         lower = sorted(set(lower_games))
         marks = ", ".join("?" for _ in lower) or "NULL"
+        here = """AND (? IS NULL OR EXISTS (SELECT 1 FROM seats t JOIN matches m ON m.id = t.match_id
+                   WHERE t.player_id = p.id AND m.platform = p.platform AND m.chat_id = ? AND m.status = 'finished'
+                   AND (? IS NULL OR m.game = ?)))"""
         return await self._all(
             db,
             f"""SELECT p.id AS player_id, p.display_name, sum(s.played) AS played, sum(s.won) AS won,
                       sum(s.drawn) AS drawn, sum(s.points) AS points,
                       sum(CASE WHEN s.game IN ({marks}) THEN -s.points ELSE s.points END) AS merit
                FROM stats s JOIN players p ON p.id = s.player_id
-               WHERE p.platform = ? AND (? IS NULL OR s.game = ?) AND (? IS NULL OR s.mode = ?)
+               WHERE p.platform = ? AND (? IS NULL OR s.game = ?) AND (? IS NULL OR s.mode = ?) {here}
                GROUP BY p.id HAVING sum(s.played) > 0
                ORDER BY won DESC, CAST(won AS REAL) / played DESC, merit DESC, p.id""",  # noqa: S608 (only ? marks)
-            (*lower, platform, game, game, mode, mode),
+            (*lower, platform, game, game, mode, mode, chat_id, chat_id, game, game),
         )
 
     async def player_stats(self, player_id: int) -> dict[str, GameStats]:

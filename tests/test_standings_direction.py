@@ -68,13 +68,13 @@ async def test_top_and_stats_commands_follow_the_direction(ranked):
     service = Service(store, seed_source=random.Random(1))
     ali = Actor("fake", "0", "Ali", language="en")
     await service.command(Actor("fake", "0", "Ali", language="en", is_admin=True), GROUP, "lang", ["en"])
-    top = (await service.command(ali, GROUP, "top", ["konkan_cards"])).text.splitlines()
+    top = (await service.command(ali, GROUP, "top", ["konkan_cards"])).message.text.splitlines()
     assert top[1].startswith("1. Ali") and top[2].startswith("2. Mona")
-    top = (await service.command(ali, GROUP, "top", ["kenza"])).text.splitlines()
+    top = (await service.command(ali, GROUP, "top", ["kenza"])).message.text.splitlines()
     assert top[1].startswith("1. Sami")
     stats = (await service.command(ali, GROUP, "stats", ["@nobody"])).text
     assert stats == t("en", "err.no_player")
-    stats = (await service.command(ali, GROUP, "stats", ["2"])).text
+    stats = (await service.command(ali, GROUP, "stats", ["2"])).message.text
     game = t("en", "game.konkan_cards")
     assert t("en", "stats.rank", rank=3, total=3, game=game) in stats
     assert t("en", "stats.rank", rank=1, total=2, game=t("en", "game.kenza")) in stats

@@ -257,6 +257,8 @@ class Delivery(ServiceState):
             left.table = True
             return
         self._table_at[key] = self.clock()
+        if match.status == "finished":  # the ladder's results and new achievements, under the final table
+            await self._tell_news(match.id, match.platform, match.chat_id, chat_lang)
 
     async def _announce_rounds(self, match: Match, state: dict[str, Any], seats: list[Seat], lang: str) -> None:
         """Each finished round's score sheet, posted in the group before the table moves on (once each: a round

@@ -129,11 +129,12 @@ class Lobby(Coins):
         # Only what the creator chose is stored; the rest follows the game's defaults for the seats at start
         # (Canasta: two players play duo, four classic4).
         options = {name: checked[name] for name in options}
+        chat_rates = bool((await self._chat(chat.platform, chat.chat_id)).defaults.get("rated"))  # /rated on
         try:
             match = await self.store.create_match(
                 game_id, ui.store_mode(checked), options, chat.platform, chat.chat_id, player_id,
                 self._seeds.getrandbits(62),
-                stake=stake,
+                stake=stake, rated=ui.rated(checked, chat_rates),
             )
         except TableBusy:
             return Reply(t(lang, "err.table_open"), alert=True)

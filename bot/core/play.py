@@ -19,6 +19,7 @@ from bot.messages import ERROR, Actor, ChatRef, Reply
 from engine import IllegalMove
 from engine.bots import decide
 from storage.errors import StaleVersion
+from storage.ladder import sides_and_places
 from storage.models import Match
 
 log = logging.getLogger(__name__)
@@ -160,10 +161,14 @@ class Play(ServiceState):
         result = game.result(new_state)
         deadline = None if result["over"] else await self._deadline_for(match, new_state, seats)
         places = finishing_places(match.game, result, len(seats)) if result["over"] and match.stake else None
+        sides = sides_and_places(result, len(seats), game.info.lower_is_better) \
+            if result["over"] and match.rated else None
         match = await self.store.apply_move(match.id, match.version, seat, actor, move, game.to_json(new_state),
                                             deadline, finished_result=result if result["over"] else None,
                                             record_stats=ui_for(match.game).counts_in_stats(match.options),
-                                            places=places)
+                                            places=places, sides=sides)
+        if match.status == "finished":
+            await self._after_finish(match.id)
         self._moved(match.id, seat)
         # Every seat's recap runs from its previous turn: older moves are nobody's news any more.
         self._recent[match.id].add((seat, move, game.view(new_state, None), game.result(state)["round"]),

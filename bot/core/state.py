@@ -63,6 +63,8 @@ class ServiceState:
         self._due: dict[int, Any] = {}
         self._delivering: set[int] = set()
         self._table_at: dict[tuple[str, str], float] = {}
+        # The ladder (bot.core.ladder): what each just-finished match still has to tell its chat after the table.
+        self._news: dict[int, Any] = {}
 
     def _fresh_seats(self) -> None:
         """Each update starts from the database's seats (another tool may have changed them); within one update
@@ -166,6 +168,12 @@ class ServiceState:
         self._hand_sizes.pop(match_id, None)
         for key in [key for key in self._picks if key[0] == match_id]:
             del self._picks[key]
+
+    async def _after_finish(self, match_id: int) -> None:
+        """A match just finished (bot.core.ladder: achievements and the ladder's news)."""
+
+    async def _tell_news(self, match_id: int, platform: str, chat_id: str, lang: str) -> None:
+        """Post what a finished match has to tell after its final table (bot.core.ladder)."""
 
     async def _render(self, build: Callable[..., OutMessage], *args: Any) -> OutMessage:
         """Build a message with its picture on the render thread: the event loop keeps answering other chats

@@ -16,7 +16,7 @@ import discord
 from discord import app_commands
 
 import engine
-from bot.games import playable_games
+from bot.games import playable_games, ui_for
 from bot.i18n import LANGUAGES, catalog, normalize, t
 
 TEXT_LIMIT = 100
@@ -86,6 +86,14 @@ def _option_params() -> list[Param]:
     return params
 
 
+def _mode_choices() -> list[app_commands.Choice[str]]:
+    """Every mode a leaderboard may name, over all games (the service refuses one the chosen game lacks)."""
+    modes: list[str] = []
+    for game_id in playable_games():
+        modes += [mode for mode in ui_for(game_id).ladder_modes() if mode not in modes]
+    return [app_commands.Choice(name=text(f"ladder.mode.{mode}"), value=mode) for mode in modes]
+
+
 def _new_args(values: dict[str, Any]) -> list[str]:
     game = values.pop("game", None)
     if not game:
@@ -96,12 +104,16 @@ def _new_args(values: dict[str, Any]) -> list[str]:
 def specs() -> list[Spec]:
     """Every command of the service (bot.service.Service.command), with Discord parameters where it has any."""
     game = Param("game", str | None, "dc.param.game", choices=_game_choices())
+    scopes = [app_commands.Choice(name=text(f"top.scope.{scope}"), value=scope) for scope in ("here", "global")]
+    switch = [app_commands.Choice(name=text(f"dc.rated.{value}"), value=value) for value in ("on", "off")]
     languages = [app_commands.Choice(name=app_commands.locale_str(t(lang, f"dc.lang.{lang}")), value=lang)
                  for lang in LANGUAGES]
     return [
         Spec("new", (game, *_option_params(), Param("stake", int | None, "dc.param.stake")), _new_args),
         Spec("join"), Spec("leave"), Spec("start"), Spec("cancel"), Spec("hand"), Spec("score"),
-        Spec("top", (game,), lambda v: [v["game"]] if v.get("game") else []),
+        Spec("top", (game, Param("mode", str | None, "dc.param.mode", choices=_mode_choices()),
+                     Param("scope", str | None, "dc.param.scope", choices=scopes)),
+             lambda v: [v[name] for name in ("game", "mode", "scope") if v.get(name)]),
         Spec("stats", (Param("user", discord.User | None, "dc.param.user"),),
              lambda v: [str(v["user"].id)] if v.get("user") else []),
         Spec("rules", (game, Param("part", int | None, "dc.param.part")),
@@ -113,6 +125,8 @@ def specs() -> list[Spec]:
         Spec("back"),
         Spec("timer", (Param("seconds", str, "dc.param.seconds", required=True),), lambda v: [str(v["seconds"])]),
         Spec("coins"),
+        Spec("rated", (Param("state", str | None, "dc.param.rated", choices=switch),),
+             lambda v: [v["state"]] if v.get("state") else []),
     ]
 
 

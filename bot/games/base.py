@@ -55,6 +55,16 @@ class GameUI:
     def counts_in_stats(self, options: dict[str, Any]) -> bool:
         return True
 
+    # ---- the ranked ladder (bot/core/ladder.py) ----------------------------------------------------------------
+    def rated(self, options: dict[str, Any], chat_rates: bool) -> bool:
+        """Whether a table opened with these options feeds the ladder: by default where the chat's admins turned
+        rated tables on (/rated on)."""
+        return chat_rates and self.counts_in_stats(options)
+
+    def ladder_modes(self) -> tuple[str, ...]:
+        """The modes `/top GAME MODE` may name (the modes statistics are kept under); the first is the default."""
+        return ("casual",)
+
     def start_refusal(self, options: dict[str, Any], humans: int, bots: int, lang: str) -> str | None:
         """Why the table may not start with these seats (None: it may); the engine checks the seat count."""
         return None

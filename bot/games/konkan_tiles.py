@@ -123,6 +123,15 @@ class KonkanTilesUI(RummyUI):
     def counts_in_stats(self, options: dict[str, Any]) -> bool:
         return options.get("mode") != "private"
 
+    def rated(self, options: dict[str, Any], chat_rates: bool) -> bool:
+        """Only `ranked` feeds the ladder, whatever the chat chose: quick and Sulaymaniyah "do not affect global rank",
+        private rooms affect nothing, Turbo counts for its achievements only (konkan-tiles.md, modes); a tournament's
+        matches are rated by their bracket, not the ladder (decision: the seed lists no rank for them)."""
+        return options.get("mode") == "ranked"
+
+    def ladder_modes(self) -> tuple[str, ...]:
+        return ("ranked", "quick", "sulaymaniyah", "turbo", "tournament")
+
     def start_refusal(self, options: dict[str, Any], humans: int, bots: int, lang: str) -> str | None:
         """Ranked is four humans, never a bot (so a ranked result is never unbalanced)."""
         if options.get("mode") == "ranked" and (bots or humans != 4):

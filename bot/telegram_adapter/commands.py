@@ -14,10 +14,10 @@ from bot.i18n import DEFAULT_LANGUAGE, LANGUAGES, t
 
 # In menu order; every one of these is answered by `Service.command`.
 COMMANDS = ("new", "join", "leave", "start", "cancel", "hand", "score", "top", "stats", "rules", "lang", "help",
-            "m", "back", "timer", "coins")
+            "m", "back", "timer", "coins", "rated")
 
 # Commands whose outcome depends on the sender being a chat administrator (checked with getChatMember on demand).
-ADMIN_COMMANDS = frozenset({"cancel", "lang", "timer"})
+ADMIN_COMMANDS = frozenset({"cancel", "lang", "timer", "rated"})
 
 # Commands whose text names the sender's cards: deleted from a group where the bot may delete messages.
 SECRET_COMMANDS = frozenset({"m"})

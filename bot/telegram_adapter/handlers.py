@@ -16,7 +16,7 @@ from telegram.error import BadRequest, Forbidden, TelegramError
 from telegram.ext import ContextTypes
 
 from bot.i18n import pick_language, t
-from bot.messages import ERROR, Actor, ChatRef, OutMessage, Reply, Unreachable
+from bot.messages import ERROR, Actor, ChatRef, MessageGone, OutMessage, Reply, Unreachable
 from bot.service import Service
 from bot.telegram_adapter import commands
 from bot.telegram_adapter.transport import ALERT_LIMIT, PLATFORM, TEXT_LIMIT, TelegramTransport, clip
@@ -117,6 +117,12 @@ class Handlers:
     async def _answer_command(self, context: ContextTypes.DEFAULT_TYPE, chat: Chat, message_id: int, user: User,
                               reply: Reply) -> None:
         try:
+            if reply.in_place and reply.message is not None:  # a leaderboard or a profile: shown right here
+                try:
+                    await self.transport.send(str(chat.id), reply.message)
+                except Unreachable:  # the group refuses the bot's messages: the user gets it privately
+                    await self.transport.send(str(user.id), reply.message)
+                return
             if reply.text and reply.private and chat.type != ChatType.PRIVATE:
                 await self._answer_privately(context, chat, user, reply)
             elif reply.text:
@@ -181,7 +187,17 @@ class Handlers:
             await query.answer(text or None, show_alert=reply.alert and bool(text))
         except TelegramError:
             log.warning("answerCallbackQuery failed", exc_info=True)
-        if reply.message is not None:
+        if reply.message is not None and reply.in_place and query.message is not None:
+            # A leaderboard page: the pressed message becomes the new page (sent anew if it can no longer change).
+            chat_id, message_id = str(query.message.chat.id), str(query.message.message_id)
+            try:
+                try:
+                    await self.transport.edit(chat_id, message_id, reply.message)
+                except MessageGone:
+                    await self.transport.send(chat_id, reply.message)
+            except (TelegramError, Unreachable, MessageGone):
+                log.warning("could not show a page in %s", chat_id, exc_info=True)
+        elif reply.message is not None:
             try:
                 await self.transport.send(str(user.id), reply.message)
             except (TelegramError, Unreachable):
