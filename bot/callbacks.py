@@ -28,12 +28,13 @@ OPS = {
     "h": "show my hand",
     "c": "show the score",
     "g": "a leaderboard page",  # g:0:game:mode:scope:page ("-": all games / the game's rated mode; scope h|g)
+    "y": "post the replay of a finished match",  # y:match
 }
 
 
 # How many fields follow `op:match` in each code our buttons draw; any other count is forged.
 ARITY = {"n": 1, "o": 1, "j": 0, "l": 0, "b": 1, "r": 0, "s": 0, "x": 0, "m": 3, "p": 2, "k": 1, "t": 0, "i": 0,
-         "h": 0, "c": 0, "g": 4}
+         "h": 0, "c": 0, "g": 4, "y": 0}
 
 
 @dataclass(frozen=True)

@@ -154,6 +154,8 @@ def caption(match: Match, state: dict[str, Any], seats: list[Seat], lang: str, r
             tail.append(t(lang, "table.draw"))
         else:
             tail.append(t(lang, "table.winner", name=" & ".join(sides[w] for w in result["winners"])))
+        if match.status == "finished":
+            tail.append(t(lang, "replay.link", id=match.id))
     else:
         seat = shown_turn(match, state)
         if seat is not None:
@@ -185,6 +187,8 @@ def table(
         calls = [button for row in ui.standby_buttons(view, lang) for button in row if button.kind == "call"]
         if calls and match.status == "active":
             keyboard[0].insert(0, Button(calls[0].label, callbacks.encode("t", match.id)))
+    elif match.status == "finished":  # the finished match's summary links to its replay (bot/core/replays.py)
+        keyboard = [[Button(t(lang, "btn.replay"), callbacks.encode("y", match.id))]]
     return OutMessage(
         caption(match, state, seats, lang, recent),
         image=image,
