@@ -7,6 +7,7 @@ into its rack; the table message is built from the public view (seat=None).
 from __future__ import annotations
 
 import zlib
+from collections.abc import Sequence
 from typing import Any
 
 import engine
@@ -65,9 +66,12 @@ def effective_options(match: Match, seat_count: int) -> dict[str, Any]:
         return {**{name: spec.default for name, spec in game.info.options.items()}, **match.options}
 
 
-def game_picker(lang: str, games: list[str]) -> OutMessage:
+def game_picker(lang: str, games: list[str], tournaments: Sequence[tuple[int, str]] = ()) -> OutMessage:
+    """The games to open a table for; tournaments taking registrations, (id, game), come first ("pinned")."""
+    pinned = [[Button(t(lang, "tour.btn.pinned", id=number, game=game_name(lang, game_id)),
+                      callbacks.encode("a", number))] for number, game_id in tournaments]
     buttons = [[Button(game_name(lang, game_id), callbacks.encode("n", 0, game_id))] for game_id in games]
-    return OutMessage(t(lang, "new.pick"), keyboard=buttons)
+    return OutMessage(t(lang, "new.pick"), keyboard=pinned + buttons)
 
 
 def lobby(match: Match, seats: list[Seat], lang: str, ready: frozenset[int] | None = None, *,
