@@ -127,6 +127,7 @@ async def test_a_whole_team_tournament_with_a_bye_and_a_forfeit(tmp_path):
         await service.tick()
         found = await store.get_tournament(1)
         assert found.status == "running"
+        assert not _buttons(transport, G1, "g:1") and not _buttons(transport, G2, "g:1")  # the cards lost them
         entries = {entry.name(): entry for entry in await store.entries(1)}
         assert set(entries) == {"Ali & Badr", "Chadi & Dina", "Emad & Farah"}
         assert [entries[name].seed for name in ("Emad & Farah", "Ali & Badr", "Chadi & Dina")] == [1, 2, 3]

@@ -229,21 +229,28 @@ class Tournaments(ServiceState):
             await self._say_everywhere(found, lambda lang: OutMessage(t(lang, "tour.too_few", id=found.id)))
             return
         strength = {entry.id: await self._strength(found, entry) for entry in complete}
-        ranked = sorted(complete, key=lambda entry: (-strength[entry.id], entry.registered, entry.id))
+        ranked = sorted(complete, key=lambda entry: (-strength[entry.id][0], -strength[entry.id][1], entry.registered,
+                                                     entry.id))
         seeds = {entry.id: number for number, entry in enumerate(ranked, start=1)}
         await self.store.draw_bracket(found.id, seeds, drop, tournament.draw([entry.id for entry in ranked]))
         found = await self.store.get_tournament(found.id) or found
+        await self._refresh_cards(found)  # the registration buttons go
         await self._say_everywhere(found, lambda lang: OutMessage(tn(lang, "tour.drawn", len(complete), id=found.id)))
         await self._advance(found)
 
-    async def _strength(self, found: Tournament, entry: Entry) -> float:
-        """How strong an entry is for seeding: its members' mean rating where ratings exist, else their mean wins
-        in this game (every mode)."""
-        total = 0.0
+    async def _strength(self, found: Tournament, entry: Entry) -> tuple[float, float]:
+        """How strong an entry is for seeding, compared as (rating, wins): its members' mean rating in this game and
+        mode where the ladder exists (storage.ratings' `rating_of`), and their mean wins in this game (every mode)
+        — the whole key when there are no ratings, the tie-break when there are."""
+        rating_of = getattr(self.store, "rating_of", None)
+        ratings = wins = 0.0
         for player_id in entry.player_ids:
+            if rating_of is not None:
+                ratings += (await rating_of(player_id, found.game, found.mode)).rating
             stats = await self.store.player_stats(player_id)
-            total += stats[found.game].won if found.game in stats else 0
-        return total / max(1, len(entry.player_ids))
+            wins += stats[found.game].won if found.game in stats else 0
+        count = max(1, len(entry.player_ids))
+        return ratings / count, wins / count
 
     async def _advance(self, found: Tournament) -> None:
         """Settle what can be settled, repeatedly: byes, finished matches, check-ins complete or timed out."""
@@ -412,6 +419,8 @@ class Tournaments(ServiceState):
                          for entry in waiting]
         elif found.status == "registering":
             lines.append(t(lang, "tour.card.not_open") if self.clock() < found.opens else t(lang, "tour.card.shut"))
+        else:
+            lines.append(t(lang, "tour.card.drawn"))
         return OutMessage("\n".join(lines), keyboard=keyboard)
 
     async def _bracket_message(self, found: Tournament, lang: str) -> OutMessage:
