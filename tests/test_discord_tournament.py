@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 
 from bot.service import Service
+from tests.clock import Clock
 from tests.dc_harness import (
     AMINA,
     BADR,
@@ -18,7 +19,6 @@ from tests.dc_harness import (
     start_adapter,
     whose_turn,
 )
-from tests.tg_harness import Clock
 
 
 async def test_a_tournament_on_discord(store):

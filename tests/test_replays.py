@@ -17,8 +17,8 @@ from bot.messages import Actor, ChatRef
 from bot.service import Service
 from engine.bots import decide
 from storage import Store
-from tests.chat import Clock, console_service
-from tests.fakes import FakeTransport
+from tests.chat import console_service, fake_service
+from tests.clock import Clock
 
 ALI = Actor("fake", "41", "Ali", language="en")
 MONA = Actor("fake", "42", "Mona", language="en")
@@ -51,16 +51,9 @@ async def played_match(service: Service, store: Store, chat: ChatRef = GROUP, ga
 
 @pytest.fixture
 async def table(tmp_path):
-    store = await Store.open(str(tmp_path / "replay.db"))
-    clock = Clock()
-    service = Service(store, clock=clock, seed_source=random.Random(11))
-    transport = FakeTransport()
-    service.attach(transport, images=True)
-    try:
+    async with fake_service(tmp_path / "replay.db", 11, images=True) as (service, transport, store, clock):
         yield service, transport, store, clock
-    finally:
         await service.close()
-        await store.close()
 
 
 async def test_a_recorded_match_replays_to_its_stored_final_state(table):

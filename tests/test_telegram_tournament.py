@@ -9,8 +9,9 @@ import io
 
 from PIL import Image
 
+from tests.clock import Clock
 from tests.test_telegram_match import play_out
-from tests.tg_harness import GROUP_ID, Bot, Clock, FakeTelegram, first_data, user
+from tests.tg_harness import GROUP_ID, Bot, FakeTelegram, first_data, user
 
 ALICE = user(111, "Alice")
 BADR = user(222, "Badr")

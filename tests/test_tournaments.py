@@ -16,7 +16,7 @@ from bot.messages import Actor, ChatRef
 from bot.service import Service
 from engine.bots import decide
 from storage import Store
-from tests.chat import Clock
+from tests.chat import fake_service
 from tests.fakes import FakeTransport
 
 G1, G2 = ChatRef("fake", "-601"), ChatRef("fake", "-602")
@@ -38,15 +38,6 @@ def test_seed_order_puts_byes_against_the_best_seeds():
     assert tournament.seat_players([1, 3], [2, 4]) == [1, 2, 3, 4]
     assert tournament.winning_side({"scores": [5, 9], "winners": [1]}, 4) == 1
     assert tournament.winning_side({"scores": [5, 5], "winners": [0, 1], "draw": True}, 2) is None
-
-
-async def _service(tmp_path, images: bool = False) -> tuple[Service, FakeTransport, Store, Clock]:
-    store = await Store.open(str(tmp_path / "t.db"))
-    clock = Clock()
-    service = Service(store, clock=clock, seed_source=random.Random(5), operators=frozenset({("fake", "1")}))
-    transport = FakeTransport()
-    service.attach(transport, images=images)
-    return service, transport, store, clock
 
 
 def _buttons(transport: FakeTransport, chat: ChatRef, prefix: str) -> list:
@@ -75,8 +66,8 @@ async def _play_out(service: Service, store: Store, match_id: int) -> None:
 
 
 async def test_a_whole_team_tournament_with_a_bye_and_a_forfeit(tmp_path):
-    service, transport, store, clock = await _service(tmp_path)
-    try:
+    async with fake_service(tmp_path / "t.db", 5, operators=frozenset({("fake", "1")})) as (
+            service, transport, store, clock):
         for chat in (G1, G2):
             await service.command(OP, chat, "lang", ["en"])
         for actor in PLAYERS.values():  # every player has opened the bot's private chat
@@ -178,14 +169,12 @@ async def test_a_whole_team_tournament_with_a_bye_and_a_forfeit(tmp_path):
         assert (await service.command(PLAYERS["Dina"], G2, "tournament", ["7"])).alert
         with open(tmp_path / "bracket.png", "wb") as out:
             out.write(shown.image)
-    finally:
         await service.close()
-        await store.close()
 
 
 async def test_too_few_entries_cancel_the_tournament_and_bad_schedules_are_refused(tmp_path):
-    service, transport, store, clock = await _service(tmp_path)
-    try:
+    async with fake_service(tmp_path / "t.db", 5, operators=frozenset({("fake", "1")})) as (
+            service, transport, store, clock):
         await service.command(OP, G1, "lang", ["en"])
         for words in (["game=chess"], ["game=kenza", "close=50", "start=40"], ["game=tunj", "teams=2"],
                       ["game=kenza", "close=x"], ["game=kenza", "grace=0"]):
@@ -200,6 +189,4 @@ async def test_too_few_entries_cancel_the_tournament_and_bad_schedules_are_refus
         assert (await store.get_tournament(1)).status == "cancelled"
         assert "fewer than two" in transport.latest(G1.chat_id).text
         assert callbacks.drawn(callbacks.decode("v:1:1:2")) and not callbacks.drawn(callbacks.decode("v:1:1"))
-    finally:
         await service.close()
-        await store.close()
