@@ -7,6 +7,7 @@ from __future__ import annotations
 import io
 import random
 
+import pytest
 from PIL import Image
 
 import engine
@@ -118,7 +119,7 @@ async def test_a_whole_team_tournament_with_a_bye_and_a_forfeit(tmp_path):
         await service.tick()
         found = await store.get_tournament(1)
         assert found.status == "running"
-        assert not _buttons(transport, G1, "g:1") and not _buttons(transport, G2, "g:1")  # the cards lost them
+        assert not _buttons(transport, G1, "q:1") and not _buttons(transport, G2, "q:1")  # the cards lost them
         entries = {entry.name(): entry for entry in await store.entries(1)}
         assert set(entries) == {"Ali & Badr", "Chadi & Dina", "Emad & Farah"}
         assert [entries[name].seed for name in ("Emad & Farah", "Ali & Badr", "Chadi & Dina")] == [1, 2, 3]
@@ -190,3 +191,52 @@ async def test_too_few_entries_cancel_the_tournament_and_bad_schedules_are_refus
         assert "fewer than two" in transport.latest(G1.chat_id).text
         assert callbacks.drawn(callbacks.decode("v:1:1:2")) and not callbacks.drawn(callbacks.decode("v:1:1"))
         await service.close()
+
+
+async def test_forged_and_stale_tournament_presses_are_refused(tmp_path):
+    async with fake_service(tmp_path / "t.db", 5, operators=frozenset({("fake", "1")})) as (
+            service, transport, store, clock):
+        await service.command(OP, G1, "lang", ["en"])
+        await service.command(OP, G1, "tournament", ["new", "game=kenza", "prize=x"])
+        ali = PLAYERS["Ali"]
+        await service.command(ali, ChatRef("fake", ali.user_id, private=True), "start")
+        for forged in ("q:9", "e:1:77", "e:1:x", "v:1:1:1", "v:1:9:9", "w:1:2", "a:2", "q:1:1"):
+            reply = await service.press(ali, G1, forged)
+            assert reply.alert, forged
+        assert await store.entries(1) == []
+        assert (await service.press(ali, G1, "w:1")).alert  # not registered: nothing to withdraw
+        # Another platform's user cannot touch this platform's tournament, nor schedule one.
+        other = Actor("other", "1", "Zed", language="en")
+        assert (await service.press(other, ChatRef("other", "-1"), "q:1")).alert
+        assert (await service.command(other, ChatRef("other", "-1"), "tournament", ["new", "game=kenza"])).alert
+        # Operators cancel; a cancelled tournament takes no one and says so.
+        assert not (await service.command(OP, G1, "tournament", ["cancel", "1"])).alert
+        assert (await store.get_tournament(1)).status == "cancelled"
+        assert (await service.press(ali, G1, "q:1")).alert and await store.entries(1) == []
+        assert (await service.command(OP, G1, "tournament", ["cancel", "1"])).alert
+        await service.close()
+
+
+async def test_migration_7_upgrades_a_version_6_database(tmp_path):
+    """A database from before tournaments gets the four tables; an entry's member is unique per tournament."""
+    import aiosqlite
+
+    from storage.migrations import MIGRATIONS, apply_migrations
+
+    path = str(tmp_path / "old.db")
+    async with aiosqlite.connect(path, isolation_level=None) as conn:
+        assert await apply_migrations(conn, MIGRATIONS[:6]) == [1, 2, 3, 4, 5, 6]
+        await conn.execute("INSERT INTO players (platform, user_id, display_name, created) VALUES ('t', '1', 'A', 0)")
+    store = await Store.open(path)
+    assert store.migrations_applied == [7]
+    made = await store.create_tournament("t", "-1", "kenza", "kenza", {}, 1, 0.0, 10.0, 20.0, 60.0, "", 1)
+    entry = await store.add_entry(made.id, "-1", 1)
+    assert entry.player_ids == (1,) and made.status == "registering"
+    async with store.transaction() as db:
+        with pytest.raises(Exception, match="UNIQUE|CHECK"):
+            await db.execute("INSERT INTO tournament_members (tournament_id, entry_id, player_id, position) "
+                             "VALUES (?, ?, 1, 1)", (made.id, entry.id))
+        with pytest.raises(Exception, match="CHECK"):
+            await db.execute("INSERT INTO tournaments (platform, chat_id, game, mode, team_size, opens, closes, "
+                             "starts, grace, created) VALUES ('t', '-1', 'kenza', 'kenza', 1, 5, 1, 9, 60, 0)")
+    await store.close()
