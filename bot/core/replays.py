@@ -40,9 +40,8 @@ def replay_message(match: Match, seats: list[Seat], moves: list[MoveRecord], lan
     for step in replay.pick_frames(all_steps):
         if step.move is None or step.seat is None:
             caption = t(lang, "replay.deal")
-        else:
-            said = presenter.describe_move(match.game, step.move, lang, step.view, names[step.seat])
-            caption = t(lang, "replay.step", n=step.number, total=total, name=names[step.seat], move=said)
+        else:  # the move in notation: the picture's fonts have no suit emoji, and the table shows the cards
+            caption = t(lang, "replay.step", n=step.number, total=total, name=names[step.seat], move=step.move)
         frames.append((step.view, caption))
     gif = render_replay(match.game, frames, lang, names)
     return OutMessage(f"{title}\n{outcome}", image=gif, animated=True, picture_name="replay",
