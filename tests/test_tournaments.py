@@ -81,7 +81,7 @@ async def test_a_whole_team_tournament_with_a_bye_and_a_forfeit(tmp_path):
         said = await service.command(OP, G1, "tournament", words)
         assert "#1" in said.text and not said.alert
         found = await store.get_tournament(1)
-        assert (found.team_size, found.options, found.prize, found.status) == (2, {"target": "101"},
+        assert (found.team_size, found.options, found.prize, found.status) == (2, {"target": 101},
                                                                                "A golden coffee pot", "registering")
         card = transport.latest(G1.chat_id)
         assert "Tournament #1" in card.text and "A golden coffee pot" in card.text
@@ -149,7 +149,7 @@ async def test_a_whole_team_tournament_with_a_bye_and_a_forfeit(tmp_path):
             assert not (await service.press(PLAYERS[name], G1, "v:1:2:1")).alert
         final = next(g for g in await store.bracket(1) if g.round == 2)
         match = await store.get_match(final.match_id)
-        assert match.chat_id == G1.chat_id and match.status == "active" and match.options == {"target": "101"}
+        assert match.chat_id == G1.chat_id and match.status == "active" and match.options == {"target": 101}
         assert [seat.display_name for seat in await store.seats(match.id)] == ["Emad", "Ali", "Farah", "Badr"]
         await _play_out(service, store, match.id)
         service.attach(transport, images=True)  # the bracket as a picture from here on

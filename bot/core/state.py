@@ -68,6 +68,7 @@ class ServiceState:
         # The ladder (bot.core.ladder): what each just-finished match still has to tell its chat after the table.
         self._news: dict[int, Any] = {}
         self._replayed: dict[tuple[str, str, int], float] = {}  # (platform, chat, match) -> when its replay was posted
+        self._tournament_locks: dict[int, asyncio.Lock] = defaultdict(asyncio.Lock)  # one bracket change at a time
 
     def _fresh_seats(self) -> None:
         """Each update starts from the database's seats (another tool may have changed them); within one update

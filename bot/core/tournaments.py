@@ -108,6 +108,7 @@ class Tournaments(ServiceState):
             checked = game.check_options(seats, options)
         except ValueError:
             return Reply(t(lang, "tour.bad_seats", game=game_name(lang, game_id), n=seats), alert=True, kind=ERROR)
+        options = {name: checked[name] for name in options}  # as the lobby stores them: checked values
         times = {name: _minutes(values.pop(name, default)) for name, default in
                  (("open", "0"), ("close", "30"), ("start", "40"), ("grace", "5"))}
         if values or any(value is None for value in times.values()):
@@ -191,20 +192,21 @@ class Tournaments(ServiceState):
         return False
 
     async def _check_in(self, found: Tournament, round_number: int, slot: int, player_id: int, lang: str) -> Reply:
-        games = {(g.round, g.slot): g for g in await self.store.bracket(found.id)}
-        game = games.get((round_number, slot))
-        if game is None or found.status != "running":
-            return Reply(t(lang, "err.bad_button"), alert=True)
-        if game.winner is not None or game.match_id is not None or game.deadline is None:
-            return Reply(t(lang, "err.stale"), alert=True)
-        players = {p for entry_id in (game.entry_a, game.entry_b) if entry_id
-                   for p in (await self._entry(found, entry_id)).player_ids}
-        if player_id not in players:
-            return Reply(t(lang, "tour.not_yours"), alert=True)
-        if player_id in game.ready:
-            return Reply(t(lang, "tour.ready_already"))
-        game = await self.store.update_game(found.id, round_number, slot, ready=[*game.ready, player_id])
-        await self._advance(found)
+        async with self._tournament_locks[found.id]:
+            games = {(g.round, g.slot): g for g in await self.store.bracket(found.id)}
+            game = games.get((round_number, slot))
+            if game is None or found.status != "running":
+                return Reply(t(lang, "err.bad_button"), alert=True)
+            if game.winner is not None or game.match_id is not None or game.deadline is None:
+                return Reply(t(lang, "err.stale"), alert=True)
+            players = {p for entry_id in (game.entry_a, game.entry_b) if entry_id
+                       for p in (await self._entry(found, entry_id)).player_ids}
+            if player_id not in players:
+                return Reply(t(lang, "tour.not_yours"), alert=True)
+            if player_id in game.ready:
+                return Reply(t(lang, "tour.ready_already"))
+            await self.store.update_game(found.id, round_number, slot, ready=[*game.ready, player_id])
+            await self._advance_unlocked(found)
         return Reply(t(lang, "tour.ready"))
 
     # ---- the clock -------------------------------------------------------------------------------------------
@@ -253,7 +255,12 @@ class Tournaments(ServiceState):
         return ratings / count, wins / count
 
     async def _advance(self, found: Tournament) -> None:
-        """Settle what can be settled, repeatedly: byes, finished matches, check-ins complete or timed out."""
+        """Settle what can be settled, repeatedly: byes, finished matches, check-ins complete or timed out. Under
+        the tournament's lock: a check-in press and the timer tick must not open the same game's match twice."""
+        async with self._tournament_locks[found.id]:
+            await self._advance_unlocked(found)
+
+    async def _advance_unlocked(self, found: Tournament) -> None:
         for _ in range(64):  # each pass settles at least one game or stops; a bracket has fewer games than this
             if not await self._advance_once(found):
                 return
