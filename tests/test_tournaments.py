@@ -115,6 +115,7 @@ async def test_a_whole_team_tournament_with_a_bye_and_a_forfeit(tmp_path):
         assert (await service.press(PLAYERS["Hadi"], G2, "q:1")).alert
         await service.tick()
         assert (await store.get_tournament(1)).status == "registering"
+        assert not _buttons(transport, G1, "g:1") and "closed" in transport.latest(G1.chat_id).text
         clock.now += 10 * 60
         await service.tick()
         found = await store.get_tournament(1)

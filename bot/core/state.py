@@ -69,6 +69,7 @@ class ServiceState:
         self._news: dict[int, Any] = {}
         self._replayed: dict[tuple[str, str, int], float] = {}  # (platform, chat, match) -> when its replay was posted
         self._tournament_locks: dict[int, asyncio.Lock] = defaultdict(asyncio.Lock)  # one bracket change at a time
+        self._cards_shut: set[int] = set()  # tournaments whose cards were redrawn when registration closed
 
     def _fresh_seats(self) -> None:
         """Each update starts from the database's seats (another tool may have changed them); within one update

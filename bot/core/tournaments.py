@@ -217,6 +217,10 @@ class Tournaments(ServiceState):
                 try:
                     if found.status == "registering" and self.clock() >= found.starts:
                         await self._draw(found)
+                    elif found.status == "registering" and self.clock() >= found.closes \
+                            and found.id not in self._cards_shut:
+                        self._cards_shut.add(found.id)  # registration just closed: the cards lose their buttons
+                        await self._refresh_cards(found)
                     elif found.status == "running":
                         await self._advance(found)
                 except Exception:  # one broken tournament must not stop the others (or the turn timers)
