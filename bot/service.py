@@ -35,7 +35,7 @@ from storage.models import Match
 
 __all__ = ["AWAY_AFTER_TIMEOUTS", "MAX_BOT_MOVES", "Service"]
 
-TOURNAMENT_OPS = frozenset({"a", "q", "e", "w", "v"})  # codes naming a tournament, not a match (bot/callbacks.py)
+TOURNAMENT_OPS = frozenset({"a", "u", "e", "w", "v"})  # codes naming a tournament, not a match (bot/callbacks.py)
 
 log = logging.getLogger(__name__)
 

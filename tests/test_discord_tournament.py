@@ -32,10 +32,10 @@ async def test_a_tournament_on_discord(store):
         assert any("operators" in text for text in answers(calls))
         words = "new game=kenza target=101 close=10 start=15 grace=5 prize=Cup"
         await fake.feed(adapter.client, fake.command(AMINA, "tournament", {"words": words}))
-        card = fake.last_with_button("q:")
+        card = fake.last_with_button("u:")
         assert "Cup" in card["content"] and not card["flags"] & EPHEMERAL
         for who in (AMINA, BADR):
-            calls = await fake.feed(adapter.client, fake.press(who, card["id"], button_id(card, "q:")))
+            calls = await fake.feed(adapter.client, fake.press(who, card["id"], button_id(card, "u:")))
             assert answers(calls) and not any("⚠️" in text for text in answers(calls))
         card = fake.messages[card["id"]]
         assert "Amina" in card["content"] and "Badr" in card["content"]

@@ -37,13 +37,13 @@ async def test_a_tournament_from_the_operators_command_to_the_champion(store):
         denied = await bot.command(BADR, GROUP_ID, "/tournament new game=kenza")
         assert denied is not None and "operators" in denied.params["text"]
         await bot.command(ALICE, GROUP_ID, "/tournament new game=kenza target=101 close=10 start=15 grace=5 prize=Cup")
-        message_id, keyboard = card_of(server, "q:")
+        message_id, keyboard = card_of(server, "u:")
         card = server.messages[(str(GROUP_ID), message_id)]
         assert "Cup" in card.text and "#1" in card.text
         for who in (ALICE, BADR):
-            answer = await bot.press(who, GROUP_ID, message_id, "q:1")
+            answer = await bot.press(who, GROUP_ID, message_id, "u:1")
             assert not answer.get("show_alert"), answer
-        refused = await bot.press(CYRUS, GROUP_ID, message_id, "q:1")
+        refused = await bot.press(CYRUS, GROUP_ID, message_id, "u:1")
         assert refused.get("show_alert")
         card = server.messages[(str(GROUP_ID), message_id)]
         assert "Alice" in card.text and "Badr" in card.text and "Cyrus" not in card.text  # edited in place

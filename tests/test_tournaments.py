@@ -93,12 +93,12 @@ async def test_a_whole_team_tournament_with_a_bye_and_a_forfeit(tmp_path):
         # Teams register by button: a new team, and a partner joining it by its team's button.
         teams = [("Ali", "Badr", G1), ("Chadi", "Dina", G2), ("Emad", "Farah", G1), ("Ghada", "Hadi", G2)]
         for first, second, chat in teams:
-            reply = await service.press(PLAYERS[first], chat, "q:1")
+            reply = await service.press(PLAYERS[first], chat, "u:1")
             assert not reply.alert, reply.text
             join = [b for b in _buttons(transport, chat, "e:1:") if first in b.label][-1]
             assert not (await service.press(PLAYERS[second], chat, join.data)).alert
-        assert (await service.press(PLAYERS["Ali"], G2, "q:1")).alert  # already in a team
-        assert (await service.press(PLAYERS["Ali"], ChatRef("fake", "10", private=True), "q:1")).alert
+        assert (await service.press(PLAYERS["Ali"], G2, "u:1")).alert  # already in a team
+        assert (await service.press(PLAYERS["Ali"], ChatRef("fake", "10", private=True), "u:1")).alert
         entries = await store.entries(1)
         assert [len(entry.members) for entry in entries] == [2, 2, 2, 2]
         assert "Ghada & Hadi" in transport.latest(G2.chat_id).text  # the cards show the entries as they are
@@ -112,15 +112,15 @@ async def test_a_whole_team_tournament_with_a_bye_and_a_forfeit(tmp_path):
                                  "VALUES (?, 'kenza', 'kenza', 3, 3, 0, 300)", (player.id,))
         # Registration closes at 30 minutes: a press after that is refused; the draw waits for the start.
         clock.now += 31 * 60
-        assert (await service.press(PLAYERS["Hadi"], G2, "q:1")).alert
+        assert (await service.press(PLAYERS["Hadi"], G2, "u:1")).alert
         await service.tick()
         assert (await store.get_tournament(1)).status == "registering"
-        assert not _buttons(transport, G1, "g:1") and "closed" in transport.latest(G1.chat_id).text
+        assert not _buttons(transport, G1, "u:1") and "closed" in transport.latest(G1.chat_id).text
         clock.now += 10 * 60
         await service.tick()
         found = await store.get_tournament(1)
         assert found.status == "running"
-        assert not _buttons(transport, G1, "q:1") and not _buttons(transport, G2, "q:1")  # the cards lost them
+        assert not _buttons(transport, G1, "u:1") and not _buttons(transport, G2, "u:1")  # the cards lost them
         entries = {entry.name(): entry for entry in await store.entries(1)}
         assert set(entries) == {"Ali & Badr", "Chadi & Dina", "Emad & Farah"}
         assert [entries[name].seed for name in ("Emad & Farah", "Ali & Badr", "Chadi & Dina")] == [1, 2, 3]
@@ -185,7 +185,7 @@ async def test_too_few_entries_cancel_the_tournament_and_bad_schedules_are_refus
         ok = await service.command(OP, G1, "tournament", ["new", "game=konkan", "mode=tournament", "teams=2"])
         assert not ok.alert, ok.text
         assert (await store.get_tournament(1)).mode == "tournament"
-        await service.press(PLAYERS["Ali"], G1, "q:1")
+        await service.press(PLAYERS["Ali"], G1, "u:1")
         clock.now += 41 * 60
         await service.tick()
         assert (await store.get_tournament(1)).status == "cancelled"
@@ -201,19 +201,19 @@ async def test_forged_and_stale_tournament_presses_are_refused(tmp_path):
         await service.command(OP, G1, "tournament", ["new", "game=kenza", "prize=x"])
         ali = PLAYERS["Ali"]
         await service.command(ali, ChatRef("fake", ali.user_id, private=True), "start")
-        for forged in ("q:9", "e:1:77", "e:1:x", "v:1:1:1", "v:1:9:9", "w:1:2", "a:2", "q:1:1"):
+        for forged in ("u:9", "e:1:77", "e:1:x", "v:1:1:1", "v:1:9:9", "w:1:2", "a:2", "u:1:1"):
             reply = await service.press(ali, G1, forged)
             assert reply.alert, forged
         assert await store.entries(1) == []
         assert (await service.press(ali, G1, "w:1")).alert  # not registered: nothing to withdraw
         # Another platform's user cannot touch this platform's tournament, nor schedule one.
         other = Actor("other", "1", "Zed", language="en")
-        assert (await service.press(other, ChatRef("other", "-1"), "q:1")).alert
+        assert (await service.press(other, ChatRef("other", "-1"), "u:1")).alert
         assert (await service.command(other, ChatRef("other", "-1"), "tournament", ["new", "game=kenza"])).alert
         # Operators cancel; a cancelled tournament takes no one and says so.
         assert not (await service.command(OP, G1, "tournament", ["cancel", "1"])).alert
         assert (await store.get_tournament(1)).status == "cancelled"
-        assert (await service.press(ali, G1, "q:1")).alert and await store.entries(1) == []
+        assert (await service.press(ali, G1, "u:1")).alert and await store.entries(1) == []
         assert (await service.command(OP, G1, "tournament", ["cancel", "1"])).alert
         await service.close()
 

@@ -8,7 +8,8 @@ event"):
   has hosted a table, and in the operator's chat; `/new` lists it first while it takes registrations.
 - An entry registers from a group (a player, or a team's first member who then waits for a partner); its matches are
   played in that group — the better seed's, or the other's when that one has a table open.
-- Seeding: by rating when a ratings module exists, else by wins in the game, then by registration order.
+- Seeding: by the members' mean ladder rating in the game and mode, then by wins in the game, then by registration
+  order.
 - Check-in: a drawn game opens for `grace` seconds; a side whose players have not all pressed Ready by then forfeits.
   If neither side is complete, the better seed goes through (a bracket slot cannot stay empty). A drawn match (a
   tie on points) also sends the better seed through.
@@ -156,7 +157,7 @@ class Tournaments(ServiceState):
         if not found.registering_at(self.clock()):
             return Reply(t(lang, "tour.closed", id=found.id), alert=True)
         try:
-            if action.op == "q":
+            if action.op == "u":
                 if await self._cannot_reach(actor, chat):
                     return Reply(t(lang, "tour.open_private"), alert=True)
                 await self.store.add_entry(found.id, chat.chat_id, player_id)
@@ -245,14 +246,12 @@ class Tournaments(ServiceState):
         await self._advance(found)
 
     async def _strength(self, found: Tournament, entry: Entry) -> tuple[float, float]:
-        """How strong an entry is for seeding, compared as (rating, wins): its members' mean rating in this game and
-        mode where the ladder exists (storage.ratings' `rating_of`), and their mean wins in this game (every mode)
-        — the whole key when there are no ratings, the tie-break when there are."""
-        rating_of = getattr(self.store, "rating_of", None)
+        """How strong an entry is for seeding, compared as (rating, wins): its members' mean ladder rating in this
+        game and mode (storage.ratings; a player never rated has the starting rating), then their mean wins in this
+        game over every mode as the tie-break."""
         ratings = wins = 0.0
         for player_id in entry.player_ids:
-            if rating_of is not None:
-                ratings += (await rating_of(player_id, found.game, found.mode)).rating
+            ratings += (await self.store.rating_of(player_id, found.game, found.mode)).rating
             stats = await self.store.player_stats(player_id)
             wins += stats[found.game].won if found.game in stats else 0
         count = max(1, len(entry.player_ids))
@@ -422,7 +421,7 @@ class Tournaments(ServiceState):
         keyboard: Keyboard = []
         if found.registering_at(self.clock()):
             first = t(lang, "tour.btn.register" if found.team_size == 1 else "tour.btn.new_team")
-            keyboard.append([Button(first, callbacks.encode("q", found.id)),
+            keyboard.append([Button(first, callbacks.encode("u", found.id)),
                              Button(t(lang, "tour.btn.withdraw"), callbacks.encode("w", found.id))])
             waiting = [entry for entry in entries if len(entry.members) < found.team_size][-MAX_OPEN_TEAMS:]
             keyboard += [[Button(t(lang, "tour.btn.join", team=entry.name()), callbacks.encode("e", found.id,
