@@ -258,7 +258,7 @@ async def _play(game: str, players: int, options: dict[str, Any], lang: str, see
         transport = ConsoleTransport()
         service.attach(transport, images=False)
         await play(service, transport, game, players, {key: str(value) for key, value in options.items()}, lang,
-                   name=name or "", bots=bots, stake=stake)
+                   name=name or "", bots=bots, stake=stake, linger=True)
     finally:
         await store.close()
     return 0

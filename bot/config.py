@@ -17,6 +17,25 @@ class ConfigError(ValueError):
         self.name, self.value, self.reason = name, value, reason
 
 
+PLATFORMS = ("telegram", "discord")
+
+
+def parse_operators(text: str) -> frozenset[tuple[str, str]] | None:
+    """`telegram:123456, discord:987654321` -> {("telegram", "123456"), ...}; None when an item is not
+    `platform:digits` (user ids are per platform, so a bare number could name two different people)."""
+    out = set()
+    for item in text.replace(";", ",").split(","):
+        item = item.strip()
+        if not item:
+            continue
+        platform, sep, user_id = item.partition(":")
+        platform, user_id = platform.strip().lower(), user_id.strip()
+        if not sep or platform not in PLATFORMS or not (user_id.isascii() and user_id.isdigit()):
+            return None
+        out.add((platform, user_id))
+    return frozenset(out)
+
+
 @dataclass(frozen=True)
 class Settings:
     telegram_token: str | None
@@ -29,6 +48,8 @@ class Settings:
     telegram_webhook_listen: str = "0.0.0.0"  # noqa: S104  (the address the webhook server binds)
     starting_coins: int = 500  # coins a player gets when first seen (coin tables, konkan-cards.md)
     daily_coins: int = 50  # coins added on a player's first coin action of each UTC day
+    # Who may schedule and cancel tournaments: (platform, user id) pairs from MAJLIS_OPERATORS.
+    operators: frozenset[tuple[str, str]] = frozenset()
 
     @classmethod
     def from_env(cls, environ: dict[str, str] | None = None) -> Settings:
@@ -51,6 +72,9 @@ class Settings:
         port = number("TELEGRAM_WEBHOOK_PORT", 1, 65535, "config.port")
         starting = number("STARTING_COINS", 0, 10**9, "config.coins")
         daily = number("DAILY_COINS", 0, 10**9, "config.coins")
+        operators = parse_operators(value("MAJLIS_OPERATORS") or "")
+        if operators is None:
+            raise ConfigError("MAJLIS_OPERATORS", value("MAJLIS_OPERATORS") or "", "config.operators")
         return cls(
             telegram_token=value("TELEGRAM_BOT_TOKEN"),
             telegram_base_url=value("TELEGRAM_BASE_URL"),
@@ -62,6 +86,7 @@ class Settings:
             telegram_webhook_listen=value("TELEGRAM_WEBHOOK_LISTEN") or "0.0.0.0",  # noqa: S104
             starting_coins=500 if starting is None else starting,
             daily_coins=50 if daily is None else daily,
+            operators=operators,
         )
 
     @property

@@ -147,6 +147,7 @@ async def play(
     bots: str = "normal",
     timer_interval: float = 0.5,
     stake: int = 0,
+    linger: bool = False,
 ) -> None:
     """Open a table with you and bots of level `bots`, then read moves until the match ends or you leave.
 
@@ -154,7 +155,10 @@ async def play(
     second person.
 
     With a `stake` (a coin table, where bots may not sit) the other seats are players at this same terminal,
-    passing the keyboard: each sees their own cards when their turn comes (pass-and-play)."""
+    passing the keyboard: each sees their own cards when their turn comes (pass-and-play).
+
+    With `linger` (the `majlis play` command) the terminal stays after the end for commands such as /replay, until
+    a line that is not a command."""
     you = Actor(PLATFORM, YOU, name, language=lang, is_admin=True)
     guests = [Actor(PLATFORM, f"player{number}", t(lang, "console.player", n=number), language=lang)
               for number in range(2, players + 1)] if stake else []
@@ -190,7 +194,7 @@ async def play(
         say(started)
     timers = asyncio.create_task(service.run_timers(timer_interval))
     try:
-        await _read_moves(service, transport, match.id, [you, *guests], lang, read, say)
+        await _read_moves(service, transport, match.id, [you, *guests], lang, read, say, linger)
     finally:
         timers.cancel()
 
@@ -222,13 +226,19 @@ async def _at_keyboard(service: Service, match_id: int, players: list[Actor]) ->
 
 
 async def _read_moves(service: Service, transport: ConsoleTransport, match_id: int, players: list[Actor],
-                      lang: str, read: Callable[[str], str | Awaitable[str]], say: Callable[[Reply], None]) -> None:
+                      lang: str, read: Callable[[str], str | Awaitable[str]], say: Callable[[Reply], None],
+                      linger: bool = False) -> None:
     while True:
         match = await service.store.get_match(match_id)
         if match is None or match.status != "active":
-            if match is not None and match.stake and match.status == "finished":
+            finished = match is not None and match.status == "finished"
+            if finished and match.stake:
                 await _say_coins(service, players, say)  # the terminal's store ends with the game: where the pot went
-            print(t(lang, "console.bye"), file=transport.out)
+            if finished and linger:
+                print(t(lang, "console.over", id=match.id), file=transport.out, flush=True)
+                await _after_the_end(service, transport, players[0], lang, read, say)
+            else:
+                print(t(lang, "console.bye"), file=transport.out)
             return
         you = await _at_keyboard(service, match_id, players)
         transport.switch(you.user_id, t(lang, "console.turn_of", name=_called(you)))
@@ -247,6 +257,25 @@ async def _read_moves(service: Service, transport: ConsoleTransport, match_id: i
         try:
             lang = await _answer(service, transport, you, text, lang, say)
         except Exception:  # a bug behind one input must not end the match: say so and keep the table
+            log.exception("console input %r failed", text)
+            print("⚠ " + t(lang, "err.generic"), file=transport.out, flush=True)
+
+
+async def _after_the_end(service: Service, transport: ConsoleTransport, you: Actor, lang: str,
+                         read: Callable[[str], str | Awaitable[str]], say: Callable[[Reply], None]) -> None:
+    """The match is over: commands (/replay, /score, /stats...) still work until a line that is not one (or q)."""
+    while True:
+        try:
+            answer = read(t(lang, "console.prompt"))
+            text = (await answer if inspect.isawaitable(answer) else answer).strip()
+        except (EOFError, KeyboardInterrupt):
+            text = ""
+        if not text.startswith("/") or text.lower() in ("/quit", "/q"):
+            print(t(lang, "console.bye"), file=transport.out)
+            return
+        try:
+            lang = await _answer(service, transport, you, text, lang, say)
+        except Exception:
             log.exception("console input %r failed", text)
             print("⚠ " + t(lang, "err.generic"), file=transport.out, flush=True)
 

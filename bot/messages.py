@@ -34,6 +34,7 @@ class OutMessage:
     mention: str | None = None  # user id to mention/notify (Discord turn notice)
     ping: bool = False  # only a notification that the turn came (the rack above it is edited silently)
     picture_name: str = ""  # what the picture is, for platforms that show a file name ("score"); default the table
+    animated: bool = False  # `image` is an animated GIF (a replay), sent as an animation, never edited into place
 
 
 ERROR = "error"

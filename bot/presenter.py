@@ -7,6 +7,7 @@ into its rack; the table message is built from the public view (seat=None).
 from __future__ import annotations
 
 import zlib
+from collections.abc import Sequence
 from typing import Any
 
 import engine
@@ -65,9 +66,12 @@ def effective_options(match: Match, seat_count: int) -> dict[str, Any]:
         return {**{name: spec.default for name, spec in game.info.options.items()}, **match.options}
 
 
-def game_picker(lang: str, games: list[str]) -> OutMessage:
+def game_picker(lang: str, games: list[str], tournaments: Sequence[tuple[int, str]] = ()) -> OutMessage:
+    """The games to open a table for; tournaments taking registrations, (id, game), come first ("pinned")."""
+    pinned = [[Button(t(lang, "tour.btn.pinned", id=number, game=game_name(lang, game_id)),
+                      callbacks.encode("a", number))] for number, game_id in tournaments]
     buttons = [[Button(game_name(lang, game_id), callbacks.encode("n", 0, game_id))] for game_id in games]
-    return OutMessage(t(lang, "new.pick"), keyboard=buttons)
+    return OutMessage(t(lang, "new.pick"), keyboard=pinned + buttons)
 
 
 def lobby(match: Match, seats: list[Seat], lang: str, ready: frozenset[int] | None = None, *,
@@ -154,6 +158,8 @@ def caption(match: Match, state: dict[str, Any], seats: list[Seat], lang: str, r
             tail.append(t(lang, "table.draw"))
         else:
             tail.append(t(lang, "table.winner", name=" & ".join(sides[w] for w in result["winners"])))
+        if match.status == "finished":
+            tail.append(t(lang, "replay.link", id=match.id))
     else:
         seat = shown_turn(match, state)
         if seat is not None:
@@ -185,6 +191,8 @@ def table(
         calls = [button for row in ui.standby_buttons(view, lang) for button in row if button.kind == "call"]
         if calls and match.status == "active":
             keyboard[0].insert(0, Button(calls[0].label, callbacks.encode("t", match.id)))
+    elif match.status == "finished":  # the finished match's summary links to its replay (bot/core/replays.py)
+        keyboard = [[Button(t(lang, "btn.replay"), callbacks.encode("y", match.id))]]
     return OutMessage(
         caption(match, state, seats, lang, recent),
         image=image,

@@ -40,7 +40,7 @@ async def run_platforms(settings: Settings) -> None:
     """Run until SIGTERM or SIGINT (or Ctrl-C), then stop in order: no new updates, in-flight updates and
     deliveries finish, the HTTP sessions and the database close. A clean stop returns normally (exit code 0)."""
     store = await Store.open(settings.database_url)
-    service = Service(store, coin_grants=settings.coin_grants)
+    service = Service(store, coin_grants=settings.coin_grants, operators=settings.operators)
     adapters = build_adapters(service, settings)
     started: list[Adapter] = []
     stopping = asyncio.Event()

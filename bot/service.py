@@ -8,7 +8,7 @@ Every state change of a match happens under that match's lock and through `Store
 version the caller saw: a double press, a stale keyboard or a timer racing a player applies once.
 
 This module is the facade; each concern lives in its own module of `bot.core` (state and caches, lobby, play,
-timers, delivery, ladder, standings).
+timers, delivery, ladder, standings, coins, replays, tournaments).
 """
 
 from __future__ import annotations
@@ -23,8 +23,10 @@ from bot.core.delivery import Delivery
 from bot.core.ladder import Ladder
 from bot.core.lobby import Lobby
 from bot.core.play import MAX_BOT_MOVES, Play
+from bot.core.replays import Replays
 from bot.core.standings import Standings
 from bot.core.timers import AWAY_AFTER_TIMEOUTS, Timers
+from bot.core.tournaments import Tournaments
 from bot.games import playable_games
 from bot.i18n import pick_language, refusal, t
 from bot.messages import Actor, ChatRef, Reply, Transport
@@ -33,10 +35,12 @@ from storage.models import Match
 
 __all__ = ["AWAY_AFTER_TIMEOUTS", "MAX_BOT_MOVES", "Service"]
 
+TOURNAMENT_OPS = frozenset({"a", "u", "e", "w", "v"})  # codes naming a tournament, not a match (bot/callbacks.py)
+
 log = logging.getLogger(__name__)
 
 
-class Service(Lobby, Play, Timers, Delivery, Ladder, Standings, Coins):
+class Service(Lobby, Play, Timers, Delivery, Ladder, Standings, Coins, Replays, Tournaments):
     """The public face the adapters and tests use: `Service(store, clock=, seed_source=, bot_delay=,
     coin_grants=)`, `attach`,
     `command`, `press`, `tick`, `run_timers`, `resume`, `warm_up`."""
@@ -68,7 +72,8 @@ class Service(Lobby, Play, Timers, Delivery, Ladder, Standings, Coins):
             "cancel": self._cmd_cancel, "hand": self._cmd_hand, "score": self._cmd_score, "top": self._cmd_top,
             "stats": self._cmd_stats, "rules": self._cmd_rules, "lang": self._cmd_lang, "help": self._cmd_help,
             "m": self._cmd_move, "back": self._cmd_back, "timer": self._cmd_timer,
-            "coins": self._cmd_coins, "rated": self._cmd_rated,
+            "coins": self._cmd_coins, "rated": self._cmd_rated, "replay": self._cmd_replay,
+            "tournament": self._cmd_tournament,
         }.get(name)
         if handler is None:
             return Reply(t(lang, "err.unknown_command"))
@@ -105,9 +110,13 @@ class Service(Lobby, Play, Timers, Delivery, Ladder, Standings, Coins):
             if action.match_id != 0:
                 return Reply(t(lang, "err.bad_button"), alert=True)
             return await self._board_press(chat, lang, action.args)
+        if action.op in TOURNAMENT_OPS:
+            return await self._tournament_press(action, actor, chat, player.id, lang)
         match = await self.store.get_match(action.match_id)
         if match is None or match.platform != actor.platform:
             return Reply(t(lang, "err.bad_button"), alert=True)
+        if action.op == "y":  # the replay is posted in the chat where its button was pressed
+            return await self._press_replay(match, chat, lang)
         try:
             return await self._route(action, match, actor, player.id, lang)
         except IllegalMove as error:

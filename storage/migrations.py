@@ -242,6 +242,70 @@ MIGRATIONS: tuple[Migration, ...] = (
             )""",
         ),
     ),
+    Migration(
+        7,
+        "tournaments: the event, its entries (a player or a team), their members and the bracket's games",
+        (
+            # One platform per tournament (its matches are that platform's matches). `chat_id` is where the operator
+            # scheduled it; registration runs from `opens` to `closes`, the bracket is drawn at `starts`, and a
+            # drawn game whose players have not all checked in after `grace` seconds is forfeited.
+            """CREATE TABLE tournaments (
+                id INTEGER PRIMARY KEY,
+                platform TEXT NOT NULL,
+                chat_id TEXT NOT NULL,
+                game TEXT NOT NULL,
+                mode TEXT NOT NULL,
+                options TEXT NOT NULL DEFAULT '{}',
+                team_size INTEGER NOT NULL CHECK (team_size IN (1, 2)),
+                opens REAL NOT NULL,
+                closes REAL NOT NULL,
+                starts REAL NOT NULL,
+                grace REAL NOT NULL CHECK (grace > 0),
+                prize TEXT NOT NULL DEFAULT '',
+                status TEXT NOT NULL DEFAULT 'registering'
+                    CHECK (status IN ('registering', 'running', 'finished', 'cancelled')),
+                champion INTEGER,
+                created_by INTEGER REFERENCES players(id),
+                created REAL NOT NULL,
+                CHECK (opens <= closes AND closes <= starts)
+            )""",
+            "CREATE INDEX tournaments_by_status ON tournaments (platform, status)",
+            # An entry plays its matches in the group it registered from (`chat_id`); `seed` is its place in the
+            # draw (1 = the strongest), NULL until the bracket is drawn.
+            """CREATE TABLE tournament_entries (
+                id INTEGER PRIMARY KEY,
+                tournament_id INTEGER NOT NULL REFERENCES tournaments(id) ON DELETE CASCADE,
+                chat_id TEXT NOT NULL,
+                seed INTEGER,
+                registered REAL NOT NULL
+            )""",
+            # A player is in at most one entry of a tournament.
+            """CREATE TABLE tournament_members (
+                tournament_id INTEGER NOT NULL REFERENCES tournaments(id) ON DELETE CASCADE,
+                entry_id INTEGER NOT NULL REFERENCES tournament_entries(id) ON DELETE CASCADE,
+                player_id INTEGER NOT NULL REFERENCES players(id),
+                position INTEGER NOT NULL,
+                PRIMARY KEY (tournament_id, player_id),
+                UNIQUE (entry_id, position)
+            )""",
+            # The bracket: game `slot` of `round` (both from 1) is fed by games 2*slot-1 and 2*slot of the round
+            # before. `ready`: the players (JSON list of player ids) who checked in before `deadline`.
+            """CREATE TABLE tournament_games (
+                tournament_id INTEGER NOT NULL REFERENCES tournaments(id) ON DELETE CASCADE,
+                round INTEGER NOT NULL CHECK (round >= 1),
+                slot INTEGER NOT NULL CHECK (slot >= 1),
+                entry_a INTEGER REFERENCES tournament_entries(id),
+                entry_b INTEGER REFERENCES tournament_entries(id),
+                match_id INTEGER REFERENCES matches(id),
+                deadline REAL,
+                ready TEXT NOT NULL DEFAULT '[]',
+                winner INTEGER REFERENCES tournament_entries(id),
+                outcome TEXT CHECK (outcome IN ('played', 'bye', 'forfeit', 'draw')),
+                PRIMARY KEY (tournament_id, round, slot)
+            )""",
+            "CREATE INDEX tournament_games_by_match ON tournament_games (match_id) WHERE match_id IS NOT NULL",
+        ),
+    ),
 )
 
 _BOOKKEEPING = """CREATE TABLE IF NOT EXISTS schema_version (

@@ -124,6 +124,18 @@ def test_settings_refuse_bad_numbers_and_keep_good_ones():
     assert error.value.name == "DISCORD_GUILD_ID"
 
 
+def test_operators_are_platform_and_user_id_pairs():
+    from bot.config import ConfigError, Settings
+
+    assert Settings.from_env({}).operators == frozenset()
+    both = Settings.from_env({"MAJLIS_OPERATORS": " telegram:123 , Discord:456789;telegram:9 "})
+    assert both.operators == {("telegram", "123"), ("discord", "456789"), ("telegram", "9")}
+    for bad in ("123", "slack:1", "telegram:abc", "telegram:", "telegram:١٢"):
+        with pytest.raises(ConfigError) as error:
+            Settings.from_env({"MAJLIS_OPERATORS": bad})
+        assert error.value.name == "MAJLIS_OPERATORS" and error.value.reason == "config.operators"
+
+
 def test_ctrl_c_in_a_real_terminal_game_says_goodbye(tmp_path):
     """A real process: wait for the prompt (reading its output, no sleeping), press Ctrl-C (SIGINT)."""
     import signal

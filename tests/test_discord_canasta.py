@@ -22,6 +22,7 @@ from tests.dc_harness import (
     assert_answered,
     card_codes,
     controls,
+    custom_ids,
     open_against_bot,
     open_hand,
     replays,
@@ -132,7 +133,7 @@ async def test_duo_match_to_2500_against_a_bot_by_ephemeral_components(store):
         racks = [c for c in fake.calls if any(f["filename"] == "hand.png" for f in c.files)]
         assert racks and all(c.via == "webhook" and c.ephemeral for c in racks)
         final = fake.messages[table_id]
-        assert "🏆" in final["embeds"][0]["description"] and not final["components"]
+        assert "🏆" in final["embeds"][0]["description"] and custom_ids(final) == [f"y:{match_id}"]
         assert not controls(player.rack), "a finished match leaves no controls in the rack"
 
         assert await replays(store, match_id)

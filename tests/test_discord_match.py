@@ -100,11 +100,21 @@ async def test_two_users_play_a_whole_match_by_interactions(store):
         final = fake.messages[table_id]
         assert "🏆" in final["embeds"][0]["description"] or "🤝" in final["embeds"][0]["description"]
         assert final["embeds"][0]["image"]["url"].endswith("/table.png")
-        assert not final["components"], "a finished table has no buttons"
+        assert custom_ids(final) == [f"y:{match_id}"], "a finished table has only its replay button"
         payload = fake.command(BADR, "top", {"game": "kenza"})
         await fake.feed(adapter.client, payload)
         top = fake.original(payload["token"])
         assert top["flags"] & EPHEMERAL and "Amina" in top["content"] and "Badr" in top["content"]
+        # /replay posts the match as an animated GIF in the channel, shown in an embed; the asker gets no answer text.
+        before = len(fake.calls)
+        payload = fake.command(AMINA, "replay", {"match": match_id})
+        await fake.feed(adapter.client, payload)
+        posted = [f for c in fake.calls[before:] if c.via == "http" and c.method == "POST" for f in c.files]
+        assert [f["filename"] for f in posted] == ["replay.gif"] and posted[0]["data"][:6] == b"GIF89a"
+        shown = next(m for m in fake.channel_messages() if m["attachments"]
+                     and m["attachments"][0]["filename"] == "replay.gif")
+        assert shown["embeds"][0]["image"]["url"].endswith("/replay.gif") and f"#{match_id}" in shown["embeds"][0][
+            "description"] and not shown["flags"] & EPHEMERAL
         assert watch.checked > 2 * turns
     finally:
         await adapter.client.close()

@@ -27,6 +27,7 @@ from tests.dc_harness import (
     assert_answered,
     click,
     controls,
+    custom_ids,
     open_against_bot,
     open_hand,
     replays,
@@ -144,6 +145,6 @@ async def test_whole_hand_against_a_random_bot_by_ephemeral_components(store):
         assert racks and all(c.via == "webhook" and c.ephemeral for c in racks)
         final = fake.messages[table_id]
         assert ("🏆" in final["embeds"][0]["description"] or "🤝" in final["embeds"][0]["description"]) and \
-            not final["components"]
+            custom_ids(final) == [f"y:{match_id}"]  # only the replay button
     finally:
         await adapter.client.close()

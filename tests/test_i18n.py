@@ -224,7 +224,7 @@ async def test_a_refused_move_in_an_arabic_chat_shows_an_arabic_reason(tmp_path)
 # ---- the terminal --------------------------------------------------------------------------------------------
 ALLOWED_LATIN = re.compile(r"^(\d{1,2}[OCEB]|play|take|q|[a-z]+)$")
 COMMANDS = {"new", "join", "leave", "start", "cancel", "hand", "score", "top", "stats", "rules", "lang", "help",
-            "m", "back", "timer", "play", "take", "ar", "en", "q"}
+            "m", "back", "timer", "replay", "tournament", "play", "take", "ar", "en", "q"}
 
 
 async def test_a_whole_kenza_match_in_the_arabic_terminal_has_no_english_word():

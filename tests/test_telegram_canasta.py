@@ -153,8 +153,8 @@ async def test_classic4_partners_and_two_bots_play_by_buttons(store):
         assert group_methods <= {"sendMessage", "editMessageText", "sendPhoto", "editMessageMedia"}, group_methods
         assert watch.captions > moves / 2 and watch.naming > 10 and not watch.problems, watch.problems[:3]
         final_caption = server.latest(GROUP_ID, "editMessageMedia").shown_text
-        assert "🏆" in final_caption and not (server.latest(GROUP_ID, "editMessageMedia").markup or {}).get(
-            "inline_keyboard")
+        assert "🏆" in final_caption and [b["callback_data"] for row in (server.latest(
+            GROUP_ID, "editMessageMedia").markup or {}).get("inline_keyboard", []) for b in row] == [f"y:{match_id}"]
 
         assert await replays(store, match_id)
         assert score_text and "2500" in score_text  # /score between hands: the history so far, to 2500

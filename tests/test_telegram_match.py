@@ -7,8 +7,11 @@ so anything the adapter or the service shows wrongly breaks the match.
 
 from __future__ import annotations
 
+import io
 import re
 from typing import Any
+
+from PIL import Image
 
 import engine
 from bot.games.kenza import card_label
@@ -91,7 +94,20 @@ async def test_two_humans_play_a_whole_match_by_buttons(store):
         assert len(edits) >= presses and {int(c.params["message_id"]) for c in edits} == {table[0].sent_id}
         final = server.latest(GROUP_ID, "editMessageMedia")
         assert "🏆" in final.shown_text or "🤝" in final.shown_text
-        assert not (final.markup or {}).get("inline_keyboard"), "a finished table has no buttons"
+        replay_button = [[b["callback_data"] for b in row] for row in (final.markup or {}).get("inline_keyboard", [])]
+        assert replay_button == [[f"y:{match_id}"]], "a finished table has only its replay button"
+        assert f"/replay {match_id}" in final.shown_text
+        # The summary's replay button posts the match again as one animation in the group; a second press right
+        # after is told it is just above.
+        answer = await bot.press(BADR, GROUP_ID, int(final.params["message_id"]), f"y:{match_id}")
+        assert not answer.get("show_alert"), answer
+        animations = [c for c in server.calls_to(GROUP_ID) if c.method == "sendAnimation" and c.status == 200]
+        assert len(animations) == 1 and f"#{match_id}" in animations[0].shown_text
+        gif = Image.open(io.BytesIO(animations[0].files["animation"]))
+        assert gif.format == "GIF" and gif.n_frames > 10
+        again = await bot.press(ALICE, GROUP_ID, int(final.params["message_id"]), f"y:{match_id}")
+        assert again.get("show_alert") and len([c for c in server.calls_to(GROUP_ID)
+                                                 if c.method == "sendAnimation"]) == 1
         top = await bot.command(ALICE, GROUP_ID, "/top kenza")
         assert top is not None and ("Alice" in top.params["text"] and "Badr" in top.params["text"])
         assert watch.checked > presses

@@ -241,10 +241,10 @@ class FakeTelegram:
                     "can_invite_users", "can_post_stories", "can_edit_stories", "can_delete_stories"), False)
                 return 200, {"status": "administrator", "user": user, **rights, "can_manage_chat": True}
             return 200, {"status": "member", "user": user}
-        if method in ("sendMessage", "sendPhoto"):
+        if method in ("sendMessage", "sendPhoto", "sendAnimation"):
             stored = StoredMessage(chat, next(self._ids), markup=_as_dict(params.get("reply_markup")))
-            if method == "sendPhoto":
-                stored.photo_digest = _digest(files.get("photo", b""))
+            if method in ("sendPhoto", "sendAnimation"):
+                stored.photo_digest = _digest(files.get("photo" if method == "sendPhoto" else "animation", b""))
                 stored.caption = params.get("caption")
             else:
                 stored.text = params.get("text")

@@ -62,7 +62,8 @@ class Lobby(Coins):
                 return Reply(t(lang, "err.table_open"))
             chat_lang = await self._chat_lang(chat)
             try:
-                await self._send(chat.platform, chat.chat_id, presenter.game_picker(chat_lang, games))
+                pinned = [(found.id, found.game) for found in await self._open_tournaments(chat.platform)]
+                await self._send(chat.platform, chat.chat_id, presenter.game_picker(chat_lang, games, pinned))
             except Unreachable:
                 return Reply(t(lang, "err.cannot_post"), alert=True, kind=ERROR)
             return Reply("")  # the picker is the one message the group sees

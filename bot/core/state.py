@@ -37,8 +37,10 @@ class ServiceState:
         seed_source: random.Random | None = None,
         bot_delay: float = 0.0,
         coin_grants: CoinGrants | None = None,
+        operators: frozenset[tuple[str, str]] = frozenset(),
     ) -> None:
         self.store = store
+        self.operators = operators  # (platform, user id) of who may schedule tournaments (MAJLIS_OPERATORS)
         self.coin_grants = coin_grants or CoinGrants()  # the operator's starting and daily grants (bot/config.py)
         self.clock = clock
         self.transports: dict[str, Transport] = {}
@@ -65,6 +67,9 @@ class ServiceState:
         self._table_at: dict[tuple[str, str], float] = {}
         # The ladder (bot.core.ladder): what each just-finished match still has to tell its chat after the table.
         self._news: dict[int, Any] = {}
+        self._replayed: dict[tuple[str, str, int], float] = {}  # (platform, chat, match) -> when its replay was posted
+        self._tournament_locks: dict[int, asyncio.Lock] = defaultdict(asyncio.Lock)  # one bracket change at a time
+        self._cards_shut: set[int] = set()  # tournaments whose cards were redrawn when registration closed
 
     def _fresh_seats(self) -> None:
         """Each update starts from the database's seats (another tool may have changed them); within one update
@@ -179,3 +184,7 @@ class ServiceState:
         """Build a message with its picture on the render thread: the event loop keeps answering other chats
         meanwhile, and one thread means Pillow's font objects are never used by two threads at once."""
         return await asyncio.get_running_loop().run_in_executor(self._render_pool, functools.partial(build, *args))
+
+    async def _render_bytes(self, draw: Callable[..., bytes], *args: Any) -> bytes:
+        """A picture on the render thread, as `_render` does for whole messages."""
+        return await asyncio.get_running_loop().run_in_executor(self._render_pool, functools.partial(draw, *args))

@@ -30,6 +30,7 @@ class Timers(ServiceState):
         fired = 0
         for match_id, version in await self.store.due_timers(self.clock()):
             fired += await self._timeout(match_id, version)
+        await self._tournament_tick()  # bot/core/tournaments.py: draws due, results, check-ins, forfeits
         await self.deliver()
         return fired
 

@@ -127,6 +127,10 @@ def specs() -> list[Spec]:
         Spec("coins"),
         Spec("rated", (Param("state", str | None, "dc.param.rated", choices=switch),),
              lambda v: [v["state"]] if v.get("state") else []),
+        Spec("replay", (Param("match", int | None, "dc.param.match"),),
+             lambda v: [str(v["match"])] if v.get("match") else []),
+        Spec("tournament", (Param("words", str | None, "dc.param.words"),),
+             lambda v: str(v["words"]).split() if v.get("words") else []),
     ]
 
 

@@ -48,7 +48,7 @@ def render(message: OutMessage, *, filename: str = TABLE_FILE, edit: bool = Fals
     """
     kwargs: dict[str, Any] = {"allowed_mentions": mentions(message)}
     if message.picture_name and filename == TABLE_FILE:
-        filename = f"{message.picture_name}.png"
+        filename = f"{message.picture_name}.{'gif' if message.animated else 'png'}"
     if message.image is not None:
         embed = discord.Embed(description=_clip(message.text, EMBED_LIMIT) or None, colour=EMBED_COLOUR)
         embed.set_image(url=f"attachment://{filename}")

@@ -28,7 +28,7 @@ from renderers.konkan_tiles import arrange
 COLOUR_MARK = {"R": "🟥", "K": "⬛", "B": "🟦", "Y": "🟨"}
 DIRECT_LIMIT = 4  # whole openings / Konkan finishes offered as one button each
 PICKER_MODES = ("quick", "ranked", "sulaymaniyah", "turbo", "tournament", KIRKUK, "private")
-OPEN_TOURNAMENT = False  # brackets and registration come with the competitive issue: none can be open yet
+OPEN_TOURNAMENT = False  # tournament tables are opened by a bracket (bot/core/tournaments.py), never from /new
 
 
 def tile_label(cell: str) -> str:

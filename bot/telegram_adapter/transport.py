@@ -1,4 +1,5 @@
-"""The service's `Transport` on Telegram: OutMessages become sendPhoto/sendMessage/editMessageMedia/... calls.
+"""The service's `Transport` on Telegram: OutMessages become sendPhoto/sendAnimation/sendMessage/editMessageMedia/...
+calls.
 
 It translates and never decides: which message to send or edit is the service's choice. Telegram's refusals are
 mapped to the exceptions the service understands: a chat the bot may not write to (a private chat never opened, a
@@ -77,7 +78,13 @@ class TelegramTransport:
     async def send(self, chat_id: str, message: OutMessage) -> str:
         reply_markup = markup(message.keyboard)
         try:
-            if message.image is not None:
+            if message.image is not None and message.animated:
+                sent = await self.bot.send_animation(
+                    chat_id=_chat(chat_id), animation=message.image,
+                    caption=clip(message.text, CAPTION_LIMIT) or None, reply_markup=reply_markup,
+                    filename=f"{message.picture_name or 'majlis'}.gif",
+                )
+            elif message.image is not None:
                 sent = await self.bot.send_photo(
                     chat_id=_chat(chat_id), photo=message.image, caption=clip(message.text, CAPTION_LIMIT) or None,
                     reply_markup=reply_markup, filename="majlis.png",
