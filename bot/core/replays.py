@@ -40,8 +40,9 @@ def replay_message(match: Match, seats: list[Seat], moves: list[MoveRecord], lan
     for step in replay.pick_frames(all_steps):
         if step.move is None or step.seat is None:
             caption = t(lang, "replay.deal")
-        else:  # the move in notation: the picture's fonts have no suit emoji, and the table shows the cards
-            caption = t(lang, "replay.step", n=step.number, total=total, name=names[step.seat], move=step.move)
+        else:  # who moved; what they played is the table's own "last move" line, drawn with the cards (engine
+            # notation such as "play 6E" means nothing to a player, and the picture's fonts have no suit emoji)
+            caption = t(lang, "replay.step", n=step.number, total=total, name=names[step.seat])
         frames.append((step.view, caption))
     gif = render_replay(match.game, frames, lang, names)
     return OutMessage(f"{title}\n{outcome}", image=gif, animated=True, picture_name="replay",
