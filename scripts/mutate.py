@@ -63,10 +63,11 @@ MOVE_PATH_FILES = ["bot/service.py", "bot/core/play.py", "bot/core/timers.py", "
                    "bot/core/delivery.py"]
 # The move path's tests: the service's own, presses (forged, stale, cross-platform, old picking keyboards), the
 # adapters' guard tests, the terminal, restarts and timers, coin tables (a stake paid in the final move's commit).
+# Tunj calls (a call from off turn, twice, with no claim open) are answered on the move path: the Tunj chat tests.
 GUARD_TESTS = ["tests/test_service*.py", "tests/test_callbacks*.py", "tests/test_telegram_guards.py",
                "tests/test_discord_guards.py", "tests/test_console.py", "tests/test_stale_picks.py",
                "tests/test_forged_presses.py", "tests/test_cross_platform.py", "tests/test_restart_timers.py",
-               "tests/test_coins.py"]
+               "tests/test_coins.py", "tests/test_tunj_chat.py"]
 UI_TESTS = ["tests/test_service*.py", "tests/test_bot_games*.py", "tests/test_*_chat.py"]
 BOT_TESTS = sorted(set(GUARD_TESTS + UI_TESTS))
 # Whole end-to-end matches left out of the bot scopes (docs/testing.md says why each is safe to leave out): the two

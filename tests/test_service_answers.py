@@ -140,3 +140,48 @@ def service_game_to_move(match) -> int:
 
     game = engine.get(match.game)
     return game.to_move(game.from_json(match.snapshot))
+
+
+async def test_back_in_arabic_redraws_only_the_returning_players_screens_and_pings_nobody(setup):
+    """"I'm back" (typed in the player's private chat) answers in the player's language, gives the seat back, and
+    redraws the returning player's rack and the table only: the other player's screen is not touched and nobody
+    is pinged, because the turn did not move. Typed again, and typed by somebody without a seat, it is refused in
+    their language."""
+    service, transport, store = setup
+    ali = Actor("fake", "1", "Ali", language="ar")
+    private = ChatRef("fake", ali.user_id, private=True)
+    assert (await service.command(ali, private, "back", [])).text == t("ar", "err.no_game") == \
+        "لا تُلعب هنا أي لعبة."
+    await service.command(ali, GROUP, "new", ["kenza"])
+    match = await store.lobby_or_active_match("fake", "-100")
+    await service.press(MONA, GROUP, callbacks.encode("j", match.id))
+    await service.press(ali, GROUP, callbacks.encode("s", match.id))
+    match = await store.get_match(match.id)
+    seat = next(seat for seat in await store.seats(match.id) if seat.display_name == "Ali")
+    await store.set_seat_flags(match.id, seat.seat, timeouts_in_a_row=2, away=True)
+    service._fresh_seats()
+    before = len(transport.calls)
+    reply = await service.command(ali, private, "back", [])
+    assert reply.text == t("ar", "back.welcome") == "أهلًا بعودتك — مقعدك لك من جديد."
+    seat = next(seat for seat in await store.seats(match.id) if seat.display_name == "Ali")
+    assert (seat.away, seat.timeouts_in_a_row) == (False, 0)
+    calls = transport.calls[before:]
+    assert ali.user_id in {chat for _, chat, _ in calls}, "the returning player's rack loses its I'm back button"
+    assert MONA.user_id not in {chat for _, chat, _ in calls}, "the other player's rack did not change"
+    assert [call for call in calls if call[0] == "send"] == [], "the turn did not move: no ping, no new message"
+    assert (await service.command(ali, private, "back", [])).text == t("ar", "back.not_away") == \
+        "أنت تلعب مقعدك بالفعل."
+    omar = Actor("fake", "3", "Omar", language="ar")
+    assert (await service.command(omar, GROUP, "back", [])).text == t("ar", "err.not_your_seat")
+
+
+async def test_typed_back_returns_an_away_seat_at_a_table_with_a_bot(setup):
+    """/back names the typer's own seat, never a bot's (a bot seat has no player: it is not "the typer's")."""
+    service, _, store = setup
+    match_id = await kenza_against_a_bot(service)
+    human = next(seat for seat in await store.seats(match_id) if seat.is_human)
+    await store.set_seat_flags(match_id, human.seat, timeouts_in_a_row=2, away=True)
+    service._fresh_seats()
+    reply = await service.command(ALI, GROUP, "back", [])
+    assert reply.text == "Welcome back — your seat is yours again."
+    assert not next(seat for seat in await store.seats(match_id) if seat.is_human).away
