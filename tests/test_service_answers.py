@@ -185,3 +185,63 @@ async def test_typed_back_returns_an_away_seat_at_a_table_with_a_bot(setup):
     reply = await service.command(ALI, GROUP, "back", [])
     assert reply.text == "Welcome back — your seat is yours again."
     assert not next(seat for seat in await store.seats(match_id) if seat.is_human).away
+
+
+async def tunj_table(service: Service, group: ChatRef, first: Actor, second: Actor) -> tuple[int, Actor, Actor]:
+    """A two-player Tunj table in `group`; returns (match id, player to move, the other)."""
+    await service.command(first, group, "new", ["tunj"])
+    match = await service.store.lobby_or_active_match("fake", group.chat_id)
+    await service.press(second, group, callbacks.encode("j", match.id))
+    await service.press(first, group, callbacks.encode("s", match.id))
+    match = await service.store.get_match(match.id)
+    seats = await service.store.seats(match.id)
+    mover = first if seats[service_game_to_move(match)].display_name == first.name else second
+    return match.id, mover, second if mover is first else first
+
+
+async def test_cancelling_a_table_forgets_it_and_leaves_other_tables_alone(setup):
+    """A cancelled match leaves nothing behind in the service's memory (it runs for months: what it keeps per
+    match must not grow with every table), and cancelling it does not touch another group's match: a player there
+    who has picked the first step of a move still plays the second step from the same keyboard, and a call
+    refused there still waits for the next move (rules/tunj.md, "Calling Tunj")."""
+    service, transport, store = setup
+    here, there = GROUP, ChatRef("fake", "-200", private=False)
+    omar, sara = Actor("fake", "3", "Omar", language="en"), Actor("fake", "4", "Sara", language="en")
+    kept_match, kept_mover, kept_other = await tunj_table(service, here, ALI, MONA)
+    cancelled, mover, _ = await tunj_table(service, there, omar, sara)
+    dm = {actor.user_id: ChatRef("fake", actor.user_id, private=True) for actor in (ALI, MONA, omar, sara)}
+    # One whole move at the table to be cancelled (pick a source, then a destination), so it has a recap.
+    await service.press(mover, dm[mover.user_id],
+                        next(b.data for b in transport.buttons(mover.user_id) if b.data.startswith("p:")))
+    played = await service.press(mover, dm[mover.user_id],
+                                 next(b.data for b in transport.buttons(mover.user_id) if b.data.startswith("m:")))
+    assert played.text.startswith("Played: "), played.text
+    match = await store.get_match(cancelled)
+    seats = await store.seats(cancelled)
+    mover = omar if seats[service_game_to_move(match)].display_name == "Omar" else sara
+    other = sara if mover is omar else omar
+    for player in (mover, kept_mover):
+        pick = next(b.data for b in transport.buttons(player.user_id) if b.data.startswith("p:"))
+        assert (await service.press(player, dm[player.user_id], pick)).text == "Choose what to take."
+    for player, match_id in ((other, cancelled), (kept_other, kept_match)):  # a call with no claim open locks calls
+        reply = await service.press(player, dm[player.user_id], callbacks.encode("t", match_id))
+        assert reply.text == t("en", "call.none")
+    assert (await service.press(omar, there, callbacks.encode("x", cancelled))).text == t("en", "lobby.cancelled")
+    memory = {"picks": service._picks, "calls": service._no_call, "recaps": service._recent,
+              "sheets": service._announce, "turns": service._last_turn, "hand sizes": service._hand_sizes}
+    left = {name: [key for key in held if (key[0] if isinstance(key, tuple) else key) == cancelled]
+            for name, held in memory.items()}
+    assert left == {name: [] for name in memory}
+    again = await service.press(kept_other, dm[kept_other.user_id], callbacks.encode("t", kept_match))
+    assert again.text == t("en", "call.wait"), "the other table's call lock holds until its next move"
+    choice = next(b.data for b in transport.buttons(kept_mover.user_id) if b.data.startswith("m:"))
+    played = await service.press(kept_mover, dm[kept_mover.user_id], choice)
+    assert played.text.startswith("Played: "), played.text
+
+
+async def test_a_service_whose_timer_loop_never_ran_shuts_down_cleanly(setup):
+    """The console and the tests drive timers with `tick` and never start `run_timers`: shutting down must not
+    depend on the loop having run."""
+    service, _, _ = setup
+    service.stop_timers()
+    await service.close()
