@@ -1,0 +1,135 @@
+"""The move path answers each player in their own language (their choice, else their app's, else the chat's):
+typed moves and their refusals, /timer, and the turn timer's "I played for you" — in a private chat on platforms
+that push racks, in the group with a mention where they do not (Discord). Refusals of a typed move in a group are
+shown to the typer only: "not in your hand" tells what they hold."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import engine
+from bot import callbacks
+from bot.games import ui_for
+from bot.i18n import refusal, t, tn
+from bot.messages import ERROR, Actor, ChatRef
+from bot.service import Service
+from engine import IllegalMove
+from storage import Store
+from tests.chat import Clock
+from tests.fakes import FakeTransport
+
+GROUP = ChatRef("fake", "-100", private=False)
+ALI = Actor("fake", "1", "Ali", language="ar")
+DM = ChatRef("fake", ALI.user_id, private=True)
+
+
+@pytest.fixture
+async def built(tmp_path, request):
+    push_private = getattr(request, "param", True)
+    store = await Store.open(str(tmp_path / "m.db"))
+    clock = Clock()
+    service = Service(store, clock=clock, seed_source=random.Random(5))
+    transport = FakeTransport(push_private=push_private)
+    service.attach(transport, images=False)
+    yield service, transport, store, clock
+    await store.close()
+
+
+async def kenza_against_a_bot(service: Service) -> int:
+    await service.command(ALI, GROUP, "new", ["kenza"])
+    match = await service.store.lobby_or_active_match("fake", "-100")
+    await service.press(ALI, GROUP, callbacks.encode("b", match.id, "normal"))
+    await service.press(ALI, GROUP, callbacks.encode("s", match.id))
+    return match.id
+
+
+async def test_typed_moves_are_answered_in_the_players_language_and_refusals_only_to_the_typer(built):
+    service, _, store, _ = built
+    assert (await service.command(ALI, DM, "m", ["play", "1O"])).text == t("ar", "err.no_game")
+    match_id = await kenza_against_a_bot(service)
+    assert (await service.command(ALI, GROUP, "m", [])).text == t("ar", "err.move_syntax")
+    match = await store.get_match(match_id)
+    game = engine.get("kenza")
+    state = game.from_json(match.snapshot)
+    with pytest.raises(IllegalMove) as error:
+        game.parse_move(state, 0, "play 99X")
+    expected = t("ar", "err.illegal", reason=refusal("ar", error.value))
+    assert expected.startswith("غير مسموح: ") and expected != t("en", "err.illegal", reason=refusal("en", error.value))
+    for chat, private in ((GROUP, True), (DM, False)):
+        reply = await service.command(ALI, chat, "m", ["play", "99X"])
+        assert (reply.text, reply.alert, reply.kind, reply.private) == (expected, True, ERROR, private)
+    move = game.legal_moves(state, 0)[0]
+    reply = await service.command(ALI, DM, "m", move.split())
+    assert reply.text.startswith("✓ ") and not reply.alert and not reply.private
+    assert (await store.get_match(match_id)).version > match.version
+
+
+async def test_timer_command_in_the_players_language_group_only_and_admins_only(built):
+    service, _, store, _ = built
+    assert (await service.command(ALI, DM, "timer", ["30"])).text == t("ar", "err.group_only")
+    assert (await service.command(ALI, GROUP, "timer", ["30"])).text == t("ar", "err.admin_only")
+    admin = Actor("fake", "9", "Huda", language="ar", is_admin=True)
+    reply = await service.command(admin, GROUP, "timer", ["30"])
+    assert reply.text.startswith(t("ar", "timer.set", n=30).split(" ")[0])
+    assert (await store.get_chat("fake", "-100")).turn_timer == 30
+
+
+async def timed_out_move(service: Service, store: Store, clock: Clock) -> str:
+    match_id = await kenza_against_a_bot(service)
+    match = await store.get_match(match_id)
+    clock.now = match.deadline + 1
+    assert await service.tick() == 1
+    record = next(r for r in await store.moves(match_id) if r.actor == "timer")
+    return ui_for("kenza").describe_move(record.move, "ar")
+
+
+async def test_the_timer_tells_the_player_in_their_language_privately_where_racks_are_pushed(built):
+    service, transport, store, clock = built
+    move = await timed_out_move(service, store, clock)
+    told = [shown.message for shown in transport.sent if shown.chat_id == ALI.user_id and
+            shown.message.text.startswith("انتهى الوقت")]
+    assert [(m.text, m.mention) for m in told] == [(t("ar", "timer.played", move=move), None)]
+
+
+@pytest.mark.parametrize("built", [False], indirect=True)
+async def test_the_timer_tells_the_player_in_the_group_with_a_mention_where_racks_are_not_pushed(built):
+    service, transport, store, clock = built
+    move = await timed_out_move(service, store, clock)
+    told = [shown.message for shown in transport.sent if shown.chat_id == GROUP.chat_id and
+            "انتهى الوقت" in shown.message.text]
+    expected = t("ar", "mention", user=ALI.user_id) + " " + t("ar", "timer.played", move=move)
+    assert [(m.text, m.mention) for m in told] == [(expected, ALI.user_id)]
+    assert not [shown for shown in transport.sent if shown.chat_id == ALI.user_id]
+
+
+async def test_a_new_turn_timer_applies_to_the_turn_being_played(built):
+    """/timer (admins) sets the chat's turn timer and restarts the running turn's clock from now with it (a fresh
+    full turn, or none for 0); before a match starts it applies from the first turn. Answers in the admin's
+    language; anything but 0, 10-3600 or `default` gets the usage."""
+    service, _, store, clock = built
+    admin = Actor("fake", "9", "Huda", language="ar", is_admin=True)
+    await service.command(ALI, GROUP, "new", ["kenza"])
+    lobby = await store.lobby_or_active_match("fake", "-100")
+    said = (await service.command(admin, GROUP, "timer", ["45"])).text
+    assert said == tn("ar", "timer.set", 45) + " " + t("ar", "timer.next")
+    await service.press(ALI, GROUP, callbacks.encode("b", lobby.id, "normal"))
+    await service.press(ALI, GROUP, callbacks.encode("s", lobby.id))
+    assert (await store.get_match(lobby.id)).deadline == clock.now + 45
+    clock.now += 20
+    said = (await service.command(admin, GROUP, "timer", ["30"])).text
+    assert said == tn("ar", "timer.set", 30) + " " + t("ar", "timer.now")
+    assert (await store.get_match(lobby.id)).deadline == clock.now + 30
+    said = (await service.command(admin, GROUP, "timer", ["0"])).text
+    assert said == t("ar", "timer.off") + " " + t("ar", "timer.now")
+    assert (await store.get_match(lobby.id)).deadline is None
+    clock.now += 5
+    said = (await service.command(admin, GROUP, "timer", ["DEFAULT"])).text
+    assert said == t("ar", "timer.default") + " " + t("ar", "timer.now")
+    assert (await store.get_match(lobby.id)).deadline == clock.now + 60  # Kenza's own timer
+    for wrong in (["5"], ["3601"], ["abc"], []):
+        assert (await service.command(admin, GROUP, "timer", wrong)).text == t("ar", "timer.usage")
+    await store.cancel_match(lobby.id)
+    said = (await service.command(admin, GROUP, "timer", ["20"])).text
+    assert said == tn("ar", "timer.set", 20) + " " + t("ar", "timer.next")
