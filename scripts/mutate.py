@@ -22,7 +22,9 @@ NAME`). Exit code 0 whatever the score: this is a tool to find weak tests, not a
 `--survivors` copies the current tests into the scope's snapshot and reruns only the mutants its last run did
 not kill (equivalent ones left out): adding tests cannot revive a killed mutant, so after writing tests this gives
 the new score in minutes instead of rerunning every mutant (the code under test must be unchanged since that run;
-otherwise use --fresh).
+otherwise use --fresh). `--survivors --tests FILE...` runs only the named test files against them: a survivor has
+already passed every other test of the scope, so only tests added or changed since can kill it, and a survivor no
+longer pays for the slow tests it has already passed.
 """
 
 from __future__ import annotations
@@ -117,9 +119,11 @@ def export(rev: str, folder: Path) -> Path:
     return folder / "tree"
 
 
-def prepare(scope: str, work: Path, fresh: bool, source: Path = ROOT, only_tests: bool = False) -> None:
-    """Snapshot the project (from `source`) into `work` with a [tool.mutmut] table for the scope."""
-    spec = SCOPES[scope]
+def prepare(scope: str, work: Path, fresh: bool, source: Path = ROOT, only_tests: bool = False,
+            selection: list[str] | None = None) -> None:
+    """Snapshot the project (from `source`) into `work` with a [tool.mutmut] table for the scope (its tests, or
+    the test files named in `selection`)."""
+    spec = {**SCOPES[scope], **({"tests": selection} if selection else {})}
     if fresh and work.exists():
         shutil.rmtree(work)
     work.mkdir(parents=True, exist_ok=True)
@@ -296,6 +300,9 @@ def main() -> None:
     parser.add_argument("--rev", help="mutate the code and run the tests of this git revision (a before score)")
     parser.add_argument("--survivors", action="store_true",
                         help="with the current tests, rerun only what the scope's last run did not kill")
+    parser.add_argument("--tests", nargs="+", metavar="FILE",
+                        help="with --survivors: run only these test files (the ones added or changed since the last "
+                             "run; the survivors already passed every other test)")
     args = parser.parse_args()
     work = ROOT / ".mutation" / args.scope.replace("/", "-")
     saved = work / "results.json"  # the scope's latest verdict per mutant (mutmut forgets them when tests change)
@@ -309,7 +316,7 @@ def main() -> None:
         skip = {**equivalents(), **storage_case_equivalents(work, open_names)}
         names = sorted(name for name in open_names if name not in skip)
         if names:
-            prepare(args.scope, work, False, only_tests=True)
+            prepare(args.scope, work, False, only_tests=True, selection=args.tests)
             # mutmut maps tests to the functions they reach once and does not notice an edited test reaching new
             # ones: rebuild that map (one run of the scope's tests) so every rerun mutant meets every test.
             (work / "mutants" / "mutmut-stats.json").unlink(missing_ok=True)
