@@ -133,3 +133,20 @@ async def test_a_new_turn_timer_applies_to_the_turn_being_played(built):
     await store.cancel_match(lobby.id)
     said = (await service.command(admin, GROUP, "timer", ["20"])).text
     assert said == tn("ar", "timer.set", 20) + " " + t("ar", "timer.next")
+
+
+async def test_a_stale_pick_is_refused_in_the_pressers_language(built):
+    service, transport, store, _ = built
+    mona = Actor("fake", "2", "Mona", language="ar")
+    await service.command(ALI, GROUP, "new", ["tunj"])
+    match = await store.lobby_or_active_match("fake", "-100")
+    await service.press(mona, GROUP, callbacks.encode("j", match.id))
+    await service.press(ALI, GROUP, callbacks.encode("s", match.id))
+    for player in (ALI, mona):
+        picks = [b.data for b in transport.buttons(player.user_id) if b.data.startswith("p:")]
+        if picks:
+            op, match_id, version, key = picks[0].split(":", 3)
+            reply = await service.press(player, GROUP, f"{op}:{match_id}:{int(version) + 1}:{key}")
+            assert (reply.text, reply.alert) == (t("ar", "err.stale"), True)
+            return
+    raise AssertionError("the player to move has a pick button")
