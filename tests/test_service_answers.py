@@ -222,7 +222,7 @@ async def test_cancelling_a_table_forgets_it_and_leaves_other_tables_alone(setup
     other = sara if mover is omar else omar
     for player in (mover, kept_mover):
         pick = next(b.data for b in transport.buttons(player.user_id) if b.data.startswith("p:"))
-        assert (await service.press(player, dm[player.user_id], pick)).text == "Choose what to take."
+        assert (await service.press(player, dm[player.user_id], pick)).text == "Choose where to put it."
     for player, match_id in ((other, cancelled), (kept_other, kept_match)):  # a call with no claim open locks calls
         reply = await service.press(player, dm[player.user_id], callbacks.encode("t", match_id))
         assert reply.text == t("en", "call.none")
