@@ -70,7 +70,8 @@ GUARD_TESTS = ["tests/test_service*.py", "tests/test_callbacks*.py", "tests/test
                "tests/test_discord_guards.py", "tests/test_console.py", "tests/test_stale_picks.py",
                "tests/test_forged_presses.py", "tests/test_cross_platform.py", "tests/test_restart_timers.py",
                "tests/test_coins.py", "tests/test_tunj_chat.py"]
-UI_TESTS = ["tests/test_service*.py", "tests/test_bot_games*.py", "tests/test_*_chat.py"]
+# The per-game chat glue: the service and chat tests, and the round sheets each game's UI writes (round summaries).
+UI_TESTS = ["tests/test_service*.py", "tests/test_*_chat.py", "tests/test_round_summaries.py"]
 BOT_TESTS = sorted(set(GUARD_TESTS + UI_TESTS))
 # Whole end-to-end matches left out of the bot scopes (docs/testing.md says why each is safe to leave out): the two
 # coin matches played to the end (10-20 s each; the stake's hold and pay on the move path are asserted by
