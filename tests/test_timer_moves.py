@@ -111,3 +111,25 @@ async def test_timeouts_while_the_platform_refuses_the_players_rack_are_not_thei
         told = [shown.message.text for shown in transport.sent if shown.chat_id == ALI.user_id]
         assert [text for text in told if text.startswith("Time ran out")] == [
             text for text in told if text.startswith("Time ran out again")] != []
+
+
+async def test_a_timer_read_from_the_due_list_does_not_fire_once_its_turn_has_changed(tmp_path):
+    """`tick` reads the due timers, then plays each under the match's lock; by then the turn may have changed: a
+    move landed (the version moved on), /timer 0 switched the timer off, or /timer or "I'm back" restarted the
+    turn's clock. None of these fires, and nothing is played."""
+    async with fake_service(tmp_path / "m.db", seed=3) as (service, _, store, clock):
+        await service.command(ALI, GROUP, "new", ["kenza"])
+        match = await store.lobby_or_active_match("fake", "-100")
+        await service.press(ALI, GROUP, callbacks.encode("b", match.id, "normal"))
+        await service.press(ALI, GROUP, callbacks.encode("s", match.id))
+        match = await store.get_match(match.id)
+        clock.now = match.deadline + 1
+        assert await service._timeout(match.id, match.version - 1) == 0  # a move landed since the due list
+        await store.set_deadline(match.id, None)
+        assert await service._timeout(match.id, match.version) == 0  # switched off
+        await store.set_deadline(match.id, clock.now + 30)
+        assert await service._timeout(match.id, match.version) == 0  # restarted
+        assert all(record.actor != "timer" for record in await store.moves(match.id))
+        assert (await store.get_match(match.id)).version == match.version
+        await store.set_deadline(match.id, clock.now - 1)
+        assert await service._timeout(match.id, match.version) == 1
