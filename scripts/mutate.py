@@ -298,7 +298,8 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2, help="mutmut --max-children (default 2)")
     parser.add_argument("--fresh", action="store_true", help="drop the scope's cached results first")
     parser.add_argument("--report", action="store_true", help="only print the last run's score")
-    parser.add_argument("--rev", help="mutate the code and run the tests of this git revision (a before score)")
+    parser.add_argument("--rev", help="mutate the code and run the tests of this git revision (a before score); "
+                                      "with --survivors: take the tests from this revision")
     parser.add_argument("--survivors", action="store_true",
                         help="with the current tests, rerun only what the scope's last run did not kill")
     parser.add_argument("--tests", nargs="+", metavar="FILE",
@@ -317,7 +318,12 @@ def main() -> None:
         skip = {**equivalents(), **storage_case_equivalents(work, open_names)}
         names = sorted(name for name in open_names if name not in skip)
         if names:
-            prepare(args.scope, work, False, only_tests=True, selection=args.tests)
+            if args.rev:  # the tests as of a revision whose code is the snapshot's (main moved on meanwhile)
+                with tempfile.TemporaryDirectory() as folder:
+                    prepare(args.scope, work, False, export(args.rev, Path(folder)), only_tests=True,
+                            selection=args.tests)
+            else:
+                prepare(args.scope, work, False, only_tests=True, selection=args.tests)
             # mutmut maps tests to the functions they reach once and does not notice an edited test reaching new
             # ones: rebuild that map (one run of the scope's tests) so every rerun mutant meets every test.
             (work / "mutants" / "mutmut-stats.json").unlink(missing_ok=True)
