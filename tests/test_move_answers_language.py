@@ -150,3 +150,29 @@ async def test_a_stale_pick_is_refused_in_the_pressers_language(built):
             assert (reply.text, reply.alert) == (t("ar", "err.stale"), True)
             return
     raise AssertionError("the player to move has a pick button")
+
+
+async def test_a_move_button_of_a_match_that_ended_is_out_of_date_in_the_pressers_language(built):
+    service, transport, store, _ = built
+    match_id = await kenza_against_a_bot(service)
+    button = next(b.data for b in transport.buttons(ALI.user_id) if b.data.startswith("m:"))
+    await store.cancel_match(match_id)
+    reply = await service.press(ALI, DM, button)
+    assert (reply.text, reply.alert) == (t("ar", "err.stale"), True)
+    assert await store.moves(match_id) == []
+
+
+async def test_one_tick_counts_every_timer_it_fires(built):
+    """`tick` answers how many turn timers fired: here two tables' timers at once."""
+    service, _, store, clock = built
+    other = ChatRef("fake", "-200", private=False)
+    mona = Actor("fake", "2", "Mona", language="ar")
+    match_ids = [await kenza_against_a_bot(service)]
+    await service.command(mona, other, "new", ["kenza"])
+    match = await store.lobby_or_active_match("fake", "-200")
+    await service.press(mona, other, callbacks.encode("b", match.id, "normal"))
+    await service.press(mona, other, callbacks.encode("s", match.id))
+    match_ids.append(match.id)
+    clock.now = max([(await store.get_match(match_id)).deadline for match_id in match_ids]) + 1
+    assert await service.tick() == 2
+    assert await service.tick() == 0
