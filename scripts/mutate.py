@@ -329,7 +329,8 @@ def main() -> None:
             (work / "mutants" / "mutmut-stats.json").unlink(missing_ok=True)
             run_mutmut(work, args.workers, names)
         rerun = results(work, args.scope)
-        found = {**before, **{name: rerun.get(name) for name in names}}
+        # A survivor the rerun did not reach (stopped early) keeps its verdict from the last run.
+        found = {**before, **{name: rerun[name] for name in names if rerun.get(name) is not None}}
     else:
         if args.rev:
             with tempfile.TemporaryDirectory() as folder:
