@@ -176,3 +176,20 @@ async def test_one_tick_counts_every_timer_it_fires(built):
     clock.now = max([(await store.get_match(match_id)).deadline for match_id in match_ids]) + 1
     assert await service.tick() == 2
     assert await service.tick() == 0
+
+
+async def test_forged_or_foreign_move_presses_are_refused_in_the_pressers_language(built):
+    """A move code whose picking field no keyboard of ours carries is forged; a move button pressed by somebody
+    without a seat is not theirs. Both are refused to the presser only, in their language, and play nothing."""
+    service, transport, store, _ = built
+    match_id = await kenza_against_a_bot(service)
+    match = await store.get_match(match_id)
+    forged = callbacks.encode("m", match_id, match.version, 0, "zz!")
+    assert callbacks.drawn(callbacks.decode(forged)), "the shape is right: only the picking field is foreign"
+    reply = await service.press(ALI, DM, forged)
+    assert (reply.text, reply.alert) == (t("ar", "err.bad_button"), True)
+    button = next(b.data for b in transport.buttons(ALI.user_id) if b.data.startswith("m:"))
+    omar = Actor("fake", "3", "Omar", language="ar")
+    reply = await service.press(omar, GROUP, button)
+    assert (reply.text, reply.alert) == (t("ar", "err.not_your_seat"), True)
+    assert (await store.get_match(match_id)).version == match.version
