@@ -193,3 +193,22 @@ async def test_forged_or_foreign_move_presses_are_refused_in_the_pressers_langua
     reply = await service.press(omar, GROUP, button)
     assert (reply.text, reply.alert) == (t("ar", "err.not_your_seat"), True)
     assert (await store.get_match(match_id)).version == match.version
+
+
+async def test_an_old_move_button_and_a_call_on_ones_own_turn_are_refused_in_the_pressers_language(built):
+    service, transport, store, _ = built
+    match_id = await kenza_against_a_bot(service)
+    op, _, version, *rest = next(b.data for b in transport.buttons(ALI.user_id) if b.data.startswith("m:")).split(":")
+    old = ":".join([op, str(match_id), str(int(version) + 1), *rest])  # not the version it was drawn for
+    assert (await service.press(ALI, DM, old)).text == t("ar", "err.stale")
+    mona = Actor("fake", "2", "Mona", language="ar")
+    await service.command(mona, ChatRef("fake", "-200", private=False), "new", ["tunj"])
+    tunj = await store.lobby_or_active_match("fake", "-200")
+    await service.press(ALI, ChatRef("fake", "-200", private=False), callbacks.encode("j", tunj.id))
+    await service.press(mona, ChatRef("fake", "-200", private=False), callbacks.encode("s", tunj.id))
+    tunj = await store.get_match(tunj.id)
+    game = engine.get("tunj")
+    seats = await store.seats(tunj.id)
+    mover = mona if seats[game.to_move(game.from_json(tunj.snapshot))].display_name == "Mona" else ALI
+    reply = await service.press(mover, ChatRef("fake", mover.user_id, private=True), callbacks.encode("t", tunj.id))
+    assert (reply.text, reply.alert) == (t("ar", "call.own_turn"), True)
