@@ -188,7 +188,12 @@ async def test_forged_or_foreign_move_presses_are_refused_in_the_pressers_langua
     assert callbacks.drawn(callbacks.decode(forged)), "the shape is right: only the picking field is foreign"
     reply = await service.press(ALI, DM, forged)
     assert (reply.text, reply.alert) == (t("ar", "err.bad_button"), True)
-    button = next(b.data for b in transport.buttons(ALI.user_id) if b.data.startswith("m:"))
+    buttons = [b.data for b in transport.buttons(ALI.user_id) if b.data.startswith("m:")]
+    op, _, version, _, tag = buttons[0].split(":")
+    beyond = ":".join([op, str(match_id), version, str(len(buttons)), tag])  # one past the last move button
+    reply = await service.press(ALI, DM, beyond)
+    assert (reply.text, reply.alert) == (t("ar", "err.bad_button"), True)
+    button = buttons[0]
     omar = Actor("fake", "3", "Omar", language="ar")
     reply = await service.press(omar, GROUP, button)
     assert (reply.text, reply.alert) == (t("ar", "err.not_your_seat"), True)
