@@ -245,3 +245,21 @@ async def test_a_service_whose_timer_loop_never_ran_shuts_down_cleanly(setup):
     service, _, _ = setup
     service.stop_timers()
     await service.close()
+
+
+async def test_a_finished_match_leaves_nothing_in_the_services_memory(setup):
+    """Once a finished match's last screens are shown, the service keeps nothing of it (recaps, picks, turns, hand
+    sizes, round sheets owed): it runs for months, hosting match after match."""
+    from tests.test_service import play_to_the_end
+
+    service, transport, store = setup
+    match = await play_to_the_end(service, transport, store)
+    assert match.status == "finished"
+    await service.settle()
+    memory = {"picks": service._picks, "calls": service._no_call, "recaps": service._recent,
+              "sheets": service._announce, "turns": service._last_turn, "hand sizes": service._hand_sizes,
+              "owed": service._due}
+    left = {name: [key for key in held if (key[0] if isinstance(key, tuple) else key) == match.id]
+            for name, held in memory.items()}
+    assert left == {name: [] for name in memory}
+    assert (await store.get_match(match.id)).delivered_version == match.version, "its last screens were shown"
