@@ -329,8 +329,11 @@ def main() -> None:
             (work / "mutants" / "mutmut-stats.json").unlink(missing_ok=True)
             run_mutmut(work, args.workers, names)
         rerun = results(work, args.scope)
-        # A survivor the rerun did not reach (stopped early) keeps its verdict from the last run.
-        found = {**before, **{name: rerun[name] for name in names if rerun.get(name) is not None}}
+        # A survivor the rerun did not reach (stopped early) keeps its verdict from the last run; with --tests, a
+        # mutant the last run never checked stays "not checked" unless a named test killed it (it has not met the
+        # rest of the scope's tests).
+        found = {**before, **{name: rerun[name] for name in names if rerun.get(name) is not None
+                              and (before.get(name) is not None or not args.tests or rerun[name] in KILLED)}}
     else:
         if args.rev:
             with tempfile.TemporaryDirectory() as folder:
