@@ -2,11 +2,21 @@
 
 from __future__ import annotations
 
+import os
 import random
 from collections import Counter
 from typing import Any
 
 from engine.bots import decide
+
+MUTATING = "MUTANT_UNDER_TEST" in os.environ  # set by mutmut (scripts/mutate.py) in the processes running tests
+
+
+def examples(full: int) -> int:
+    """A property test's number of examples: `full` normally; a third of it (at least 2) under mutation testing,
+    where every mutant that survives replays the test and the whole-hand examples dominate a run. There the
+    examples are derandomized (tests/conftest.py), so each mutant meets the same ones and a verdict is repeatable."""
+    return max(2, full // 3) if MUTATING else full
 
 
 def hidden_shuffled(game: Any, state: dict[str, Any], seat: int, chooser: random.Random) -> dict[str, Any]:

@@ -40,3 +40,13 @@ def test_decode_refuses_what_no_button_of_ours_sends():
     with pytest.raises(BadAction, match="unknown action 'q:3'"):
         decode("q:3")
     assert isinstance(BadAction("x"), ValueError)
+
+
+def test_numeric_fields_take_up_to_eighteen_ascii_digits():
+    """Every id and version of ours fits in 18 digits (a signed 64-bit integer); a longer field, an empty one, or
+    digits `int()` would read differently (Arabic-Indic, superscripts) come from a forged code."""
+    assert callbacks.number("0") == 0
+    assert callbacks.number("9" * 18) == 999_999_999_999_999_999
+    for forged in ["", "9" * 19, "١٢", "²", "-1", "+1", " 1", "1.0"]:
+        with pytest.raises(BadAction):
+            callbacks.number(forged)

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 import engine
 from engine.canasta.cards import DECK
 from engine.canasta.melds import meld_problem
-from tests.properties import assert_totals, assert_view_private, bot_or_random, listed_moves
+from tests.properties import assert_totals, assert_view_private, bot_or_random, examples, listed_moves
 
 GAME = engine.get("canasta")
 FULL = Counter(DECK)
@@ -37,7 +37,7 @@ def check_melds(state):
 MAX_HAND_MOVES = 3000  # far above any hand seen (bots: 30-200 moves; random play ends too, see below)
 
 
-@settings(max_examples=12, deadline=None)
+@settings(max_examples=examples(12), deadline=None)
 @given(seed=st.integers(0, 2**32), variant=st.sampled_from(["classic4", "duo"]),
        random_share=st.sampled_from([0.0, 0.3, 0.7]))
 def test_whole_hands_keep_every_invariant(seed, variant, random_share):
@@ -64,7 +64,7 @@ def test_whole_hands_keep_every_invariant(seed, variant, random_share):
     assert len(state["history"]) == 1 and any(state["history"][0]), "and scored"
 
 
-@settings(max_examples=15, deadline=None)
+@settings(max_examples=examples(15), deadline=None)
 @given(seed=st.integers(0, 2**32))
 def test_random_hands_always_end(seed):
     """Random play cannot loop: every take melds a card for good and every draw shrinks the stock."""

@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 import engine
 from engine.cards import spanish_deck
+from tests.properties import examples
 
 GAME = engine.get("kenza")
 FULL = Counter(spanish_deck())
@@ -23,7 +24,7 @@ def all_cards(state):
     return cards
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30), deadline=None)
 @given(
     seed=st.integers(0, 2**32),
     players=st.sampled_from([2, 3, 4]),

@@ -8,6 +8,7 @@ test moves the clock.
 from __future__ import annotations
 
 import asyncio
+import logging
 import random
 
 import engine
@@ -16,7 +17,7 @@ from bot.config import Settings
 from bot.messages import OutMessage
 from bot.service import Service
 from storage import Store
-from tests.chat import opened_store
+from tests.chat import fake_service, opened_store
 from tests.fakes import FakeTransport
 from tests.test_service import ALI, Clock, open_table, play_first_button
 
@@ -157,3 +158,46 @@ async def test_run_platforms_resumes_and_its_timer_loop_plays_for_the_absent_pla
         records = await store.moves(match_id)
         assert [r.actor for r in records].count("timer") == 1
         assert (await store.seats(match_id))[0].timeouts_in_a_row == 1
+
+
+async def test_a_restart_pings_the_player_a_bot_turn_owed_hands_back_to_and_nobody_when_nothing_was_owed(tmp_path):
+    """After a restart, bot turns still owed are played and the turn comes back to the human: their phone rings
+    (a ping), as after any bot turn. A restart with nothing owed and every screen up to date sends nothing."""
+    path, clock, transport = str(tmp_path / "ping.db"), Clock(), FakeTransport()
+    match_id = await ali_and_a_bot(path, clock, transport)
+    async with opened_store(path) as store:
+        before = len(transport.calls)
+        await service_on(store, clock, transport, seed=6).resume()
+        assert transport.calls[before:] == [], "nothing owed, every screen up to date: nothing sent or edited"
+        match = await store.get_match(match_id)
+        state = GAME.from_json(match.snapshot)
+        move = GAME.legal_moves(state, 0)[0]
+        after = GAME.apply(state, 0, move)
+        await store.apply_move(match_id, match.version, 0, "human", move, GAME.to_json(after), None)
+    async with opened_store(path) as store:
+        pings = len(transport.pings(ALI.user_id))
+        await service_on(store, clock, transport, seed=7).resume()
+        assert GAME.to_move(GAME.from_json((await store.get_match(match_id)).snapshot)) == 0
+        assert len(transport.pings(ALI.user_id)) == pings + 1, "Ali is told it is his turn again"
+
+
+async def test_the_timer_loop_keeps_ticking_past_a_failing_tick_until_stopped(tmp_path, caplog):
+    """`run_timers` ticks again and again (a timer that falls due later still fires), a tick that fails is logged
+    and does not end the loop (one bad match must not stop every table's timers), and `stop_timers` ends it."""
+    async with fake_service(tmp_path / "loop.db", seed=1) as (service, _, _, _):
+        ticks = 0
+
+        async def tick() -> int:
+            nonlocal ticks
+            ticks += 1
+            if ticks == 1:
+                raise RuntimeError("a bad match")
+            if ticks == 3:
+                service.stop_timers()
+            return 0
+
+        service.tick = tick  # type: ignore[method-assign]
+        with caplog.at_level(logging.ERROR, logger="bot.core.timers"):
+            await asyncio.wait_for(service.run_timers(interval=0.001), 30)
+        assert ticks == 3
+        assert [(r.getMessage(), r.exc_info[0]) for r in caplog.records] == [("timer tick failed", RuntimeError)]

@@ -140,3 +140,126 @@ def service_game_to_move(match) -> int:
 
     game = engine.get(match.game)
     return game.to_move(game.from_json(match.snapshot))
+
+
+async def test_back_in_arabic_redraws_only_the_returning_players_screens_and_pings_nobody(setup):
+    """"I'm back" (typed in the player's private chat) answers in the player's language, gives the seat back, and
+    redraws the returning player's rack and the table only: the other player's screen is not touched and nobody
+    is pinged, because the turn did not move. Typed again, and typed by somebody without a seat, it is refused in
+    their language."""
+    service, transport, store = setup
+    ali = Actor("fake", "1", "Ali", language="ar")
+    private = ChatRef("fake", ali.user_id, private=True)
+    assert (await service.command(ali, private, "back", [])).text == t("ar", "err.no_game") == \
+        "لا تُلعب هنا أي لعبة."
+    await service.command(ali, GROUP, "new", ["kenza"])
+    match = await store.lobby_or_active_match("fake", "-100")
+    await service.press(MONA, GROUP, callbacks.encode("j", match.id))
+    await service.press(ali, GROUP, callbacks.encode("s", match.id))
+    match = await store.get_match(match.id)
+    seat = next(seat for seat in await store.seats(match.id) if seat.display_name == "Ali")
+    await store.set_seat_flags(match.id, seat.seat, timeouts_in_a_row=2, away=True)
+    service._fresh_seats()
+    before = len(transport.calls)
+    reply = await service.command(ali, private, "back", [])
+    assert reply.text == t("ar", "back.welcome") == "أهلًا بعودتك — مقعدك لك من جديد."
+    seat = next(seat for seat in await store.seats(match.id) if seat.display_name == "Ali")
+    assert (seat.away, seat.timeouts_in_a_row) == (False, 0)
+    calls = transport.calls[before:]
+    assert ali.user_id in {chat for _, chat, _ in calls}, "the returning player's rack loses its I'm back button"
+    assert MONA.user_id not in {chat for _, chat, _ in calls}, "the other player's rack did not change"
+    assert [call for call in calls if call[0] == "send"] == [], "the turn did not move: no ping, no new message"
+    assert (await service.command(ali, private, "back", [])).text == t("ar", "back.not_away") == \
+        "أنت تلعب مقعدك بالفعل."
+    omar = Actor("fake", "3", "Omar", language="ar")
+    assert (await service.command(omar, GROUP, "back", [])).text == t("ar", "err.not_your_seat")
+
+
+async def test_typed_back_returns_an_away_seat_at_a_table_with_a_bot(setup):
+    """/back names the typer's own seat, never a bot's (a bot seat has no player: it is not "the typer's")."""
+    service, _, store = setup
+    match_id = await kenza_against_a_bot(service)
+    human = next(seat for seat in await store.seats(match_id) if seat.is_human)
+    await store.set_seat_flags(match_id, human.seat, timeouts_in_a_row=2, away=True)
+    service._fresh_seats()
+    reply = await service.command(ALI, GROUP, "back", [])
+    assert reply.text == "Welcome back — your seat is yours again."
+    assert not next(seat for seat in await store.seats(match_id) if seat.is_human).away
+
+
+async def tunj_table(service: Service, group: ChatRef, first: Actor, second: Actor) -> tuple[int, Actor, Actor]:
+    """A two-player Tunj table in `group`; returns (match id, player to move, the other)."""
+    await service.command(first, group, "new", ["tunj"])
+    match = await service.store.lobby_or_active_match("fake", group.chat_id)
+    await service.press(second, group, callbacks.encode("j", match.id))
+    await service.press(first, group, callbacks.encode("s", match.id))
+    match = await service.store.get_match(match.id)
+    seats = await service.store.seats(match.id)
+    mover = first if seats[service_game_to_move(match)].display_name == first.name else second
+    return match.id, mover, second if mover is first else first
+
+
+async def test_cancelling_a_table_forgets_it_and_leaves_other_tables_alone(setup):
+    """A cancelled match leaves nothing behind in the service's memory (it runs for months: what it keeps per
+    match must not grow with every table), and cancelling it does not touch another group's match: a player there
+    who has picked the first step of a move still plays the second step from the same keyboard, and a call
+    refused there still waits for the next move (rules/tunj.md, "Calling Tunj")."""
+    service, transport, store = setup
+    here, there = GROUP, ChatRef("fake", "-200", private=False)
+    omar, sara = Actor("fake", "3", "Omar", language="en"), Actor("fake", "4", "Sara", language="en")
+    kept_match, kept_mover, kept_other = await tunj_table(service, here, ALI, MONA)
+    cancelled, mover, _ = await tunj_table(service, there, omar, sara)
+    dm = {actor.user_id: ChatRef("fake", actor.user_id, private=True) for actor in (ALI, MONA, omar, sara)}
+    # One whole move at the table to be cancelled (pick a source, then a destination), so it has a recap.
+    await service.press(mover, dm[mover.user_id],
+                        next(b.data for b in transport.buttons(mover.user_id) if b.data.startswith("p:")))
+    played = await service.press(mover, dm[mover.user_id],
+                                 next(b.data for b in transport.buttons(mover.user_id) if b.data.startswith("m:")))
+    assert played.text.startswith("Played: "), played.text
+    match = await store.get_match(cancelled)
+    seats = await store.seats(cancelled)
+    mover = omar if seats[service_game_to_move(match)].display_name == "Omar" else sara
+    other = sara if mover is omar else omar
+    for player in (mover, kept_mover):
+        pick = next(b.data for b in transport.buttons(player.user_id) if b.data.startswith("p:"))
+        assert (await service.press(player, dm[player.user_id], pick)).text == "Choose where to put it."
+    for player, match_id in ((other, cancelled), (kept_other, kept_match)):  # a call with no claim open locks calls
+        reply = await service.press(player, dm[player.user_id], callbacks.encode("t", match_id))
+        assert reply.text == t("en", "call.none")
+    assert (await service.press(omar, there, callbacks.encode("x", cancelled))).text == t("en", "lobby.cancelled")
+    memory = {"picks": service._picks, "calls": service._no_call, "recaps": service._recent,
+              "sheets": service._announce, "turns": service._last_turn, "hand sizes": service._hand_sizes}
+    left = {name: [key for key in held if (key[0] if isinstance(key, tuple) else key) == cancelled]
+            for name, held in memory.items()}
+    assert left == {name: [] for name in memory}
+    again = await service.press(kept_other, dm[kept_other.user_id], callbacks.encode("t", kept_match))
+    assert again.text == t("en", "call.wait"), "the other table's call lock holds until its next move"
+    choice = next(b.data for b in transport.buttons(kept_mover.user_id) if b.data.startswith("m:"))
+    played = await service.press(kept_mover, dm[kept_mover.user_id], choice)
+    assert played.text.startswith("Played: "), played.text
+
+
+async def test_a_service_whose_timer_loop_never_ran_shuts_down_cleanly(setup):
+    """The console and the tests drive timers with `tick` and never start `run_timers`: shutting down must not
+    depend on the loop having run."""
+    service, _, _ = setup
+    service.stop_timers()
+    await service.close()
+
+
+async def test_a_finished_match_leaves_nothing_in_the_services_memory(setup):
+    """Once a finished match's last screens are shown, the service keeps nothing of it (recaps, picks, turns, hand
+    sizes, round sheets owed): it runs for months, hosting match after match."""
+    from tests.test_service import play_to_the_end
+
+    service, transport, store = setup
+    match = await play_to_the_end(service, transport, store)
+    assert match.status == "finished"
+    await service.settle()
+    memory = {"picks": service._picks, "calls": service._no_call, "recaps": service._recent,
+              "sheets": service._announce, "turns": service._last_turn, "hand sizes": service._hand_sizes,
+              "owed": service._due}
+    left = {name: [key for key in held if (key[0] if isinstance(key, tuple) else key) == match.id]
+            for name, held in memory.items()}
+    assert left == {name: [] for name in memory}
+    assert (await store.get_match(match.id)).delivered_version == match.version, "its last screens were shown"

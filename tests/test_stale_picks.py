@@ -186,3 +186,16 @@ async def test_canasta_old_keyboard_with_a_colliding_fingerprint_plays_what_it_s
     await select(service, transport, second, hand, second_sort)
     assert move_buttons(transport)[number][0] != old_label, "the new keyboard shows another move there"
     await assert_old_press_plays_what_it_showed(service, store, match_id, old_code, shown, other)
+
+
+def test_a_move_codes_picking_field_is_one_a_keyboard_of_ours_could_carry():
+    """A move button's last field is the picking state after presenter.PICK_MARK (printable ASCII, as every game's
+    picking keys are) or its four-hex-digit fingerprint; anything else was never drawn and is refused as forged."""
+    from bot import presenter
+    from bot.core.play import drawn_tag
+
+    mark = presenter.PICK_MARK
+    for drawn in ("0a9f", "ffff", mark, mark + "6O", mark + "R1~H2"):
+        assert drawn_tag(drawn), drawn
+    for forged in ("0a9", "0a9f0", "0A9F", "xyz1", "", mark + "6é", mark + "6\n", mark + "٦"):
+        assert not drawn_tag(forged), forged

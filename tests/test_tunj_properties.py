@@ -16,6 +16,7 @@ from engine.bots import decide
 from engine.cards import french_deck
 from engine.errors import IllegalMove
 from engine.tunj.deal import deck_contents
+from tests.properties import examples
 
 GAME = engine.get("tunj")
 FULL = Counter(french_deck())
@@ -47,7 +48,7 @@ def check_invariants(before, after):
 MAX_HAND_MOVES = 5000  # attempts included; a hand of bots takes 300-500 moves
 
 
-@settings(max_examples=6, deadline=None)
+@settings(max_examples=examples(6), deadline=None)
 @given(seed=st.integers(0, 10_000), attempts=st.sampled_from([0.1, 0.4]), random_share=st.sampled_from([0.0, 0.3]))
 def test_whole_hands_keep_invariants(seed, attempts, random_share):
     """A whole hand, into the next deal: the engine's normal bots play, mixed with random legal moves and with
@@ -85,7 +86,7 @@ def test_whole_hands_keep_invariants(seed, attempts, random_share):
     assert refused, "arbitrary attempts were tried and refused"
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30), deadline=None)
 @given(seed=st.integers(0, 10_000), other=st.integers(0, 1))
 def test_out_of_turn_and_uncalled_moves_never_change_state(seed, other):
     state = GAME.new(2, seed=seed)
@@ -101,7 +102,7 @@ def test_out_of_turn_and_uncalled_moves_never_change_state(seed, other):
     assert state == frozen
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(25), deadline=None)
 @given(
     seed=st.integers(0, 10_000),
     picks=st.lists(st.tuples(st.booleans(), st.integers(0, 10_000)), min_size=10, max_size=120),

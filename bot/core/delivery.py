@@ -147,6 +147,10 @@ class Delivery(ServiceState):
                 left = await self._deliver_pass(match, due)
                 if left.empty:
                     await self.store.mark_delivered(match.id, match.version)
+                    if match.status != "active" and match_id not in self._due:
+                        # Its last screens are shown: what was kept for its recaps, picks and turns is never read
+                        # again, and a bot that runs for months must not keep it for every match it hosted.
+                        self._forget(match.id)
                     continue
                 newer = self._due.get(match_id)
                 if newer is not None:
