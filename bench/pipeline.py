@@ -21,7 +21,11 @@ move that moved the match must be answered so too, and the run must play at leas
 bench exits with code 1 and a one-line reason instead of printing figures for work that was not done.
 
 Prints per-move latency (input -> answered, i.e. after commit, bot reply, renders and every API call), API calls
-per human move, moves per second and peak memory. Goals: p50 <= 40 ms, <= 3 API calls per move.
+per human move, served vs offered moves per second, CPU seconds per human move (this process and its render
+workers: steadier than wall time on a shared machine), bytes per live match, the most edits any group chat got in
+a minute, and peak memory (bench/usage.py). Goals (issue 14): one table p50 <= 25 ms, p99 <= 80 ms; with
+`--matches 1000 --think 20` served >= offered, p50 <= 60 ms, p99 <= 250 ms, peak RSS <= 300 MiB; <= 20 edits per
+group chat per minute; <= 3 API calls per move.
 
 A platform plugs in as a `PlatformDriver`: `TelegramDriver` is the real python-telegram-bot Application on
 tests/tg_harness.py's recording request; bench/pipeline_discord.py is discord.py on tests/dc_harness.py's fake.
@@ -33,7 +37,6 @@ import argparse
 import asyncio
 import contextlib
 import random
-import resource
 import statistics
 import sys
 import tempfile
@@ -48,6 +51,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.checks import BrokenRun, played, refuse  # noqa: E402
 from bench.pipeline_games import TABLES, Table, TypedHuman, moved  # noqa: E402
+from bench.usage import ChatWrites, CpuMeter, peak_rss_mib, rss_bytes  # noqa: E402
 from bot.service import Service  # noqa: E402
 from storage import Store  # noqa: E402
 
@@ -89,6 +93,10 @@ class PlatformDriver(Protocol):
     async def stop(self) -> None: ...
 
 
+WRITES = ("sendMessage", "sendPhoto", "editMessageMedia", "editMessageText", "editMessageCaption",
+          "editMessageReplyMarkup")  # what counts toward Telegram's per-chat message limits
+
+
 class TelegramDriver:
     name = "telegram"
 
@@ -99,6 +107,13 @@ class TelegramDriver:
         self.typed = TypedHuman(table.game) if table.typed else None
         self.server = FakeTelegram()
         self.adapter: Any = None
+        self.writes = ChatWrites()  # every message sent or edited, per chat, with its time
+
+        async def record(call: Any) -> None:
+            if call.method in WRITES and call.chat_id is not None:
+                self.writes.record(call.chat_id)
+
+        self.server.on_call = record
 
     def _chat(self, index: int) -> int:
         return -1_000_000_000 - index
@@ -245,6 +260,11 @@ class Run:
     sample: Sample
     wall: float
     choose_seconds: float  # bench-side choosing of typed moves, on the same event loop
+    cpu: CpuMeter  # process (and worker) CPU seconds during the timed part
+    bytes_per_match: float  # memory held per live match: heap (with --tracemalloc) or RSS growth / matches
+    heap: bool  # bytes_per_match was measured on the Python heap (tracemalloc), not RSS
+    writes: ChatWrites | None  # per-chat writes, where the platform driver records them
+    peak_rss: tuple[float, float]  # MiB: this process's peak, its live workers' peaks (read before they stop)
 
 
 async def run(matches: int, moves: int, platform: str, table: Table, think: float) -> Run:
@@ -254,6 +274,9 @@ async def run(matches: int, moves: int, platform: str, table: Table, think: floa
         driver = DRIVERS[platform](table)
         await driver.start(service)
         timers = asyncio.create_task(service.run_timers(), name="bench-timers")  # as bot/runner.py does
+        heap = tracemalloc.is_tracing()
+        memory_before = tracemalloc.get_traced_memory()[0] if heap else rss_bytes()
+        cpu = CpuMeter()
         try:
             ids = [await driver.open_match(index) for index in range(matches)]
             sample = Sample()
@@ -267,6 +290,7 @@ async def run(matches: int, moves: int, platform: str, table: Table, think: floa
                         return
 
             versions = [(await store.get_match(match_id)).version for match_id in ids]
+            cpu.start()
             started = time.perf_counter()
             players = [asyncio.create_task(play(index, match_id)) for index, match_id in enumerate(ids)]
             try:
@@ -276,6 +300,10 @@ async def run(matches: int, moves: int, platform: str, table: Table, think: floa
                     player.cancel()
                 await asyncio.gather(*players, return_exceptions=True)
             wall = time.perf_counter() - started
+            cpu.stop()
+            # Every match is still live here (open in the service, its caches and platform objects held).
+            memory_after = tracemalloc.get_traced_memory()[0] if heap else rss_bytes()
+            peak = peak_rss_mib()
             after = [(await store.get_match(match_id)).version for match_id in ids]
             sample.all_moves = sum(after) - sum(versions)
             if not sample.moves:
@@ -289,7 +317,8 @@ async def run(matches: int, moves: int, platform: str, table: Table, think: floa
             await driver.stop()
             await store.close()
     typed = getattr(driver, "typed", None)
-    return Run(sample, wall, typed.choose_seconds if typed is not None else 0.0)
+    return Run(sample, wall, typed.choose_seconds if typed is not None else 0.0, cpu,
+               max(0, memory_after - memory_before) / matches, heap, getattr(driver, "writes", None), peak)
 
 
 def percentile(values: list[float], fraction: float) -> float:
@@ -322,8 +351,14 @@ def report(args: argparse.Namespace, table: Table, result: Run) -> None:
     print(line)
     if sample.rejected:
         print(f"  typed moves refused (the position moved under them): {sample.rejected}")
-    print(f"  throughput: {sample.moves / wall:.1f} human moves/s, {sample.all_moves / wall:.1f} moves/s with the "
-          f"bot's; wall {wall:.1f} s")
+    offered = f"offered about {args.matches / args.think:.1f}" if args.think else "offered: saturated"
+    print(f"  throughput: served {sample.moves / wall:.1f} human moves/s ({offered}), {sample.all_moves / wall:.1f} "
+          f"moves/s with the bot's; wall {wall:.1f} s")
+    cpu = result.cpu
+    print(f"  CPU per human move (process CPU s / moves): {1000 * cpu.seconds / sample.moves:.1f} ms"
+          f" (workers {1000 * cpu.worker_seconds / sample.moves:.1f} ms of it; bench-side choosing included);"
+          f" capacity at 100% of one core {sample.moves / cpu.seconds if cpu.seconds else float('inf'):.0f}"
+          f" human moves/CPU-s")
     if not args.think:
         note = (f"; with {args.matches} inputs in flight, latency is mostly queueing behind the others' renders"
                 if args.matches > 1 else "")
@@ -335,7 +370,17 @@ def report(args: argparse.Namespace, table: Table, result: Run) -> None:
               f"{100 * result.choose_seconds / wall:.0f}% of wall")
     if args.tracemalloc:
         print(f"  peak Python heap: {tracemalloc.get_traced_memory()[1] / 2**20:.1f} MiB")
-    print(f"  peak RSS: {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.1f} MiB")
+    what = "Python heap (tracemalloc)" if result.heap else "RSS growth"
+    print(f"  bytes per live match ({what} after the run / matches): {result.bytes_per_match / 1024:.1f} KiB")
+    if result.writes is not None and result.writes.times:
+        groups = result.writes.groups()
+        private = [chat for chat in result.writes.times if chat not in groups]
+        print(f"  max edits per group chat per minute: {result.writes.max_in_window(60.0, groups)} "
+              f"(in one second: {result.writes.max_in_window(1.0, groups)}); private chats in one second: "
+              f"{result.writes.max_in_window(1.0, private)} (paced by the player's own presses)")
+    own, workers = result.peak_rss
+    pool = f" + render workers {workers:.1f} MiB = {own + workers:.1f} MiB" if workers else ""
+    print(f"  peak RSS: {own:.1f} MiB{pool}")
 
 
 def main() -> None:
