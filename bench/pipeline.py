@@ -208,8 +208,14 @@ class TelegramDriver:
         user_id = self._user(index)["id"]
         message_id, keyboard = self.server.rack(user_id)
         data = first_data(keyboard, "m:", "p:")
+        if data is None or data.split(":")[2] != str(match.version):
+            # Another update is delivering this match right now (its own pass skips a match being delivered):
+            # the player waits for the redrawn rack, as for a pick.
+            await self.adapter.service.settle()
+            message_id, keyboard = self.server.rack(user_id)
+            data = first_data(keyboard, "m:", "p:")
         if data is None:
-            raise AssertionError(f"match {match_id}: the human's rack has no move button")
+            raise BrokenRun(f"match {match_id}: the human's rack has no move button")
         calls = 0
         if data.startswith("p:"):
             shown = self.server.latest(user_id, "sendPhoto", "editMessageMedia")

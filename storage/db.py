@@ -93,8 +93,10 @@ class Database:
         async with self._lock:
             self._owner = task
             try:
-                await self._conn.execute("BEGIN IMMEDIATE" if write else "BEGIN")
                 try:
+                    # Inside the try: a task cancelled while its BEGIN is on the connection's thread must still
+                    # roll back, or the next transaction would find this one open.
+                    await self._conn.execute("BEGIN IMMEDIATE" if write else "BEGIN")
                     yield self._conn
                     await self._conn.execute("COMMIT")
                 except BaseException:
@@ -122,11 +124,12 @@ class Database:
     async def _rollback(self) -> None:
         # SQLite rolls back by itself after some errors (disk full, I/O); a second ROLLBACK would then fail and
         # mask the original exception.
-        if self._conn.in_transaction:
-            try:
-                await self._conn.execute("ROLLBACK")
-            except sqlite3.Error:
-                pass
+        # A BEGIN still queued on the connection's thread (its task cancelled meanwhile) is not in_transaction
+        # yet but will be: the ROLLBACK queued behind it ends it.
+        try:
+            await self._conn.execute("ROLLBACK")
+        except sqlite3.Error:
+            pass
 
     def _now(self) -> float:
         return self._clock()
