@@ -52,6 +52,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench.checks import BrokenRun, played, refuse  # noqa: E402
 from bench.pipeline_games import TABLES, Table, TypedHuman, moved  # noqa: E402
 from bench.usage import ChatWrites, CpuMeter, peak_rss_mib, rss_bytes  # noqa: E402
+from bot.core.pictures import default_processes  # noqa: E402
 from bot.service import Service  # noqa: E402
 from storage import Store  # noqa: E402
 
@@ -273,10 +274,11 @@ class Run:
     peak_rss: tuple[float, float]  # MiB: this process's peak, its live workers' peaks (read before they stop)
 
 
-async def run(matches: int, moves: int, platform: str, table: Table, think: float) -> Run:
+async def run(matches: int, moves: int, platform: str, table: Table, think: float, render_processes: int = 0) -> Run:
     with tempfile.TemporaryDirectory() as folder:
         store = await Store.open(str(Path(folder) / "bench.sqlite"))
-        service = Service(store, seed_source=random.Random(2024))
+        service = Service(store, seed_source=random.Random(2024), render_processes=render_processes)
+        await service.warm_up()  # as bot/runner.py does: palettes learned, render processes started
         driver = DRIVERS[platform](table)
         await driver.start(service)
         timers = asyncio.create_task(service.run_timers(), name="bench-timers")  # as bot/runner.py does
@@ -398,6 +400,9 @@ def main() -> None:
                         help="mean think time in seconds, uniform in [0, 2x] before each move; 0 = saturated")
     parser.add_argument("--platform", choices=sorted(DRIVERS), default="telegram")
     parser.add_argument("--tracemalloc", action="store_true", help="peak Python heap (slower) instead of max RSS")
+    parser.add_argument("--render-processes", type=int, default=default_processes(),
+                        help="render worker processes, as production starts them (default: cores - 1); 0 = the "
+                             "render thread")
     args = parser.parse_args()
     if args.think < 0:
         parser.error("--think must be >= 0")
@@ -405,7 +410,8 @@ def main() -> None:
         tracemalloc.start()
     table = TABLES[args.game]
     try:
-        result = asyncio.run(run(args.matches, args.moves, args.platform, table, args.think))
+        result = asyncio.run(run(args.matches, args.moves, args.platform, table, args.think,
+                                     args.render_processes))
     except BrokenRun as error:
         raise refuse(error) from None
     report(args, table, result)

@@ -29,7 +29,7 @@ __all__ = ["RenderContext", "UnknownGame", "encode_png", "render_rack", "render_
 
 # modules of this package that are helpers, not games
 _HELPERS = frozenset({"card_base", "cards_french", "cards_spanish", "context", "labels", "layout", "palette",
-                      "score_sheet", "text"})
+                      "picture", "score_sheet", "text"})
 _GAME_ID = re.compile(r"^[a-z][a-z0-9_]*$")
 
 

@@ -249,7 +249,7 @@ class Delivery(ServiceState):
         recent = self._recent[match.id].copy() if match.id in self._recent else presenter.Recent()
         try:
             await self._announce_rounds(match, state, seats, chat_lang)
-            table = await self._render(presenter.table, match, state, seats, chat_lang, recent,
+            table = await self._render(presenter.table_parts, match, state, seats, chat_lang, recent,
                                        self.images[match.platform])
             await self._show(match, "table", None, match.chat_id, table)
         except Exception as error:
@@ -266,7 +266,7 @@ class Delivery(ServiceState):
         first = self._announce.get(match.id)
         if first is None:
             return
-        for message in await self._render(presenter.round_ends, match, state, seats, lang, first,
+        for message in await self._render_all(presenter.round_ends_parts, match, state, seats, lang, first,
                                           self.images[match.platform]):
             await self.transports[match.platform].send(match.chat_id, message)
             first += 1
@@ -321,7 +321,7 @@ class Delivery(ServiceState):
         seats = await self._seats(match.id)
         lang = await self._player_lang(match, seat)
         pick = self._picks.get((match.id, seat.seat))
-        return await self._render(presenter.rack, match, state, seat, seats, lang, pick,
+        return await self._render(presenter.rack_parts, match, state, seat, seats, lang, pick,
                                   self.images[match.platform])
 
     async def _cmd_hand(self, actor: Actor, chat: ChatRef, player_id: int, lang: str, args: list[str]) -> Reply:

@@ -8,16 +8,16 @@ writes one: a button press then costs a few database round trips instead of doze
 from __future__ import annotations
 
 import asyncio
-import functools
 import logging
 import random
 import time
 from collections import defaultdict
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
 from typing import Any
 
 from bot import presenter
+from bot.core.pictures import Pictures
 from bot.games import ui_for
 from bot.i18n import normalize, pick_language
 from bot.messages import Actor, ChatRef, OutMessage, Transport
@@ -38,6 +38,7 @@ class ServiceState:
         bot_delay: float = 0.0,
         coin_grants: CoinGrants | None = None,
         operators: frozenset[tuple[str, str]] = frozenset(),
+        render_processes: int = 0,
     ) -> None:
         self.store = store
         self.operators = operators  # (platform, user id) of who may schedule tournaments (MAJLIS_OPERATORS)
@@ -59,7 +60,9 @@ class ServiceState:
         self.bot_delay = bot_delay
         self._hand_sizes: dict[int, list[int] | None] = {}
         self._no_call: dict[tuple[int, int], int] = {}  # (match, seat) -> version of a refused Tunj! call
-        self._render_pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="render")
+        # Pictures are drawn by worker processes (render_processes > 0: production uses the spare cores) or one
+        # render thread (0: tests, the console); each distinct picture once (bot/core/pictures.py).
+        self.pictures = Pictures(render_processes)
         # Delivery (bot.core.delivery): what each match still owes its screens, which are being shown now, and when
         # each group's table was last edited.
         self._due: dict[int, Any] = {}
@@ -180,11 +183,21 @@ class ServiceState:
     async def _tell_news(self, match_id: int, platform: str, chat_id: str, lang: str) -> None:
         """Post what a finished match has to tell after its final table (bot.core.ladder)."""
 
-    async def _render(self, build: Callable[..., OutMessage], *args: Any) -> OutMessage:
-        """Build a message with its picture on the render thread: the event loop keeps answering other chats
-        meanwhile, and one thread means Pillow's font objects are never used by two threads at once."""
-        return await asyncio.get_running_loop().run_in_executor(self._render_pool, functools.partial(build, *args))
+    async def _render(self, build: Callable[..., presenter.Parts], *args: Any) -> OutMessage:
+        """Build a message (`presenter.*_parts`) and draw its picture off the event loop (bot/core/pictures.py):
+        the loop keeps answering other chats meanwhile."""
+        message, picture = build(*args)
+        if picture is None:
+            return message
+        return replace(message, image=await self.pictures.draw(picture))
+
+    async def _render_all(self, build: Callable[..., list[presenter.Parts]], *args: Any) -> list[OutMessage]:
+        """`_render` for a builder of several messages (the score sheets of finished rounds), drawn at once."""
+        parts = build(*args)
+        images = await asyncio.gather(*(self.pictures.draw(picture) for _, picture in parts if picture is not None))
+        drawn = iter(images)
+        return [message if picture is None else replace(message, image=next(drawn)) for message, picture in parts]
 
     async def _render_bytes(self, draw: Callable[..., bytes], *args: Any) -> bytes:
-        """A picture on the render thread, as `_render` does for whole messages."""
-        return await asyncio.get_running_loop().run_in_executor(self._render_pool, functools.partial(draw, *args))
+        """A picture drawn off the loop by the render workers, as `_render` does for whole messages."""
+        return await self.pictures.call(draw, *args)
