@@ -286,7 +286,10 @@ async def run(matches: int, moves: int, platform: str, table: Table, think: floa
         memory_before = tracemalloc.get_traced_memory()[0] if heap else rss_bytes()
         cpu = CpuMeter()
         try:
-            ids = [await driver.open_match(index) for index in range(matches)]
+            ids, opened = [], []
+            for index in range(matches):
+                ids.append(await driver.open_match(index))
+                opened.append(time.time())
             sample = Sample()
 
             async def play(index: int, match_id: int) -> None:
@@ -297,6 +300,7 @@ async def run(matches: int, moves: int, platform: str, table: Table, think: floa
                     if not await driver.human_move(index, match_id, sample):
                         return
 
+            await fresh_turns(store, ids, opened)
             versions = [(await store.get_match(match_id)).version for match_id in ids]
             cpu.start()
             started = time.perf_counter()
@@ -327,6 +331,17 @@ async def run(matches: int, moves: int, platform: str, table: Table, think: floa
     typed = getattr(driver, "typed", None)
     return Run(sample, wall, typed.choose_seconds if typed is not None else 0.0, cpu,
                max(0, memory_after - memory_before) / matches, heap, getattr(driver, "writes", None), peak)
+
+
+async def fresh_turns(store: Store, ids: list[int], opened: list[float]) -> None:
+    """Play starts now for every table: each turn timer is moved on by the time the table waited for the others
+    to open (opening a thousand tables takes longer than a turn, and the first ones' timers would otherwise play
+    for their humans before anyone thinks)."""
+    now = time.time()
+    for match_id, at in zip(ids, opened, strict=True):
+        match = await store.get_match(match_id)
+        if match is not None and match.status == "active" and match.deadline is not None:
+            await store.set_deadline(match_id, match.deadline + (now - at), expected_version=match.version)
 
 
 def percentile(values: list[float], fraction: float) -> float:
