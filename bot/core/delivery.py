@@ -147,6 +147,8 @@ class Delivery(ServiceState):
                 left = await self._deliver_pass(match, due)
                 if left.empty:
                     await self.store.mark_delivered(match.id, match.version)
+                    if match.status != "active" and match_id not in self._due:
+                        self._finished(match_id)  # shown as it ended: nothing of it stays in memory
                     continue
                 newer = self._due.get(match_id)
                 if newer is not None:
@@ -163,7 +165,7 @@ class Delivery(ServiceState):
         """Show `match` as it is now; return what is left (with its retry time)."""
         game = engine.get(match.game)
         state = game.from_json(match.snapshot)
-        seats = await self.store.seats(match.id)
+        seats = await self._seats(match.id)
         transport = self.transports[match.platform]
         turn = presenter.shown_turn(match, state) if match.status == "active" else None
         left = Due(seats=set(), ready=True, attempts=work.attempts)
@@ -276,17 +278,17 @@ class Delivery(ServiceState):
     async def _ping(self, match: Match, seat: Seat, user_id: str) -> None:
         """A short text in the private chat that makes the phone ring; the previous one is deleted first."""
         transport = self.transports[match.platform]
-        old = await self.store.get_message(match.platform, "ping", match_id=match.id, seat=seat.seat)
+        old = await self._slot(match.platform, "ping", match.id, seat.seat)
         if old is not None:
             try:
                 await transport.delete(old.chat_id, old.message_id)
             except MessageGone:
                 pass
-            await self.store.delete_message(old.id)
+            await self._slot_delete(old)
         lang = await self._player_lang(match, seat)
         text = t(lang, "ping.turn", game=game_name(lang, match.game))
         message_id = await transport.send(user_id, OutMessage(text, ping=True))
-        await self.store.save_message(match.platform, user_id, message_id, "ping", match_id=match.id, seat=seat.seat)
+        await self._slot_save(match.platform, user_id, message_id, "ping", match.id, seat.seat)
 
     async def _turn_notice(self, match: Match, state: dict[str, Any], seats: list[Seat], work: Due) -> None:
         """On platforms without pushed racks, one short mention of the player to move, replaced each turn —
@@ -304,7 +306,7 @@ class Delivery(ServiceState):
                 await transport.delete(old.chat_id, old.message_id)
             except MessageGone:
                 pass
-            await self.store.delete_message(old.id)
+            await self._slot_delete(old)
         if not wanted:
             return
         assert turn is not None
@@ -314,8 +316,7 @@ class Delivery(ServiceState):
         lang = await self._chat_lang(ChatRef(match.platform, match.chat_id))
         text = t(lang, "notice.turn", user=t(lang, "mention", user=player.user_id))
         message_id = await transport.send(match.chat_id, OutMessage(text, mention=player.user_id))
-        await self.store.save_message(match.platform, match.chat_id, message_id, "notice", match_id=match.id,
-                                      seat=turn)
+        await self._slot_save(match.platform, match.chat_id, message_id, "notice", match.id, turn)
 
     async def _rack_message(self, match: Match, state: dict[str, Any], seat: Seat) -> OutMessage:
         seats = await self._seats(match.id)
@@ -352,7 +353,7 @@ class Delivery(ServiceState):
                     new: bool = False) -> None:
         """Edit the message in this slot, or send it (and remember it) when there is none or it is gone."""
         transport = self.transports[match.platform]
-        old = await self.store.get_message(match.platform, kind, match_id=match.id, seat=seat)
+        old = await self._slot(match.platform, kind, match.id, seat)
         if old is not None and not new and old.chat_id == str(chat_id):
             try:
                 await transport.edit(old.chat_id, old.message_id, message)
@@ -360,7 +361,7 @@ class Delivery(ServiceState):
             except MessageGone:
                 pass
         message_id = await transport.send(chat_id, message)
-        await self.store.save_message(match.platform, chat_id, message_id, kind, match_id=match.id, seat=seat)
+        await self._slot_save(match.platform, str(chat_id), message_id, kind, match.id, seat)
         if new and old is not None and old.chat_id == str(chat_id):  # one live message per slot: the old one goes
             try:
                 await transport.delete(old.chat_id, old.message_id)

@@ -23,7 +23,7 @@ from bot.i18n import normalize, pick_language
 from bot.messages import Actor, ChatRef, OutMessage, Transport
 from storage import Store
 from storage.coins import CoinGrants
-from storage.models import Chat, Match, Player, Seat
+from storage.models import Chat, Match, Message, Player, Seat
 
 log = logging.getLogger(__name__)
 
@@ -65,6 +65,9 @@ class ServiceState:
         self.pictures = Pictures(render_processes)
         # Delivery (bot.core.delivery): what each match still owes its screens, which are being shown now, and when
         # each group's table was last edited.
+        # The message in each of a match's slots (platform, kind, match, seat) -> Message or None (none yet). The
+        # service is the only writer of its slots, so they are read from the database once per live match.
+        self._slots: dict[tuple[str, str, int, int | None], Message | None] = {}
         self._due: dict[int, Any] = {}
         self._delivering: set[int] = set()
         self._table_at: dict[tuple[str, str], float] = {}
@@ -166,6 +169,35 @@ class ServiceState:
         kept = ui_for(match.game).pick_after_move(self._picks.pop((match.id, seat), None))
         if kept is not None:
             self._picks[(match.id, seat)] = kept
+
+    async def _slot(self, platform: str, kind: str, match_id: int, seat: int | None) -> Message | None:
+        key = (platform, kind, match_id, seat)
+        if key not in self._slots:
+            self._slots[key] = await self.store.get_message(platform, kind, match_id=match_id, seat=seat)
+        return self._slots[key]
+
+    async def _slot_save(self, platform: str, chat_id: str, message_id: str, kind: str, match_id: int,
+                         seat: int | None) -> None:
+        key = (platform, kind, match_id, seat)
+        self._slots.pop(key, None)  # unknown until written: a failed write must not leave a guess behind
+        self._slots[key] = await self.store.save_message(platform, chat_id, message_id, kind, match_id=match_id,
+                                                         seat=seat)
+
+    async def _slot_delete(self, message: Message) -> None:
+        for key in [key for key, known in self._slots.items() if known is not None and known.id == message.id]:
+            del self._slots[key]
+        await self.store.delete_message(message.id)
+
+    def _finished(self, match_id: int) -> None:
+        """A finished match whose last state is delivered: drop everything kept for it in memory (a later
+        /hand or restart reads the database again)."""
+        self._forget(match_id)
+        self._due.pop(match_id, None)
+        for key in [key for key in self._slots if key[2] == match_id]:
+            del self._slots[key]
+        lock = self._locks.get(match_id)
+        if lock is not None and not lock.locked():
+            del self._locks[match_id]
 
     def _forget(self, match_id: int) -> None:
         for key in [key for key in self._no_call if key[0] == match_id]:
