@@ -138,3 +138,36 @@ async def test_service_redraws_only_pictures_whose_view_changed(tmp_path):
     finally:
         await service.close()
         await store.close()
+
+
+async def test_a_finished_match_leaves_nothing_in_the_services_memory(tmp_path):
+    """Memory per live match is bounded by the live matches: once a match has ended and its last table and racks
+    are shown, its recap, picks, message slots, hand sizes and lock are dropped."""
+    store = await Store.open(str(tmp_path / "m.db"))
+    service = Service(store, seed_source=random.Random(4))
+    transport = FakeTransport()
+    service.attach(transport, images=False)
+    try:
+        await service.command(ALI, GROUP, "new", ["kenza", "target=101"])
+        match = await store.lobby_or_active_match("fake", GROUP.chat_id)
+        await service.press(ALI, GROUP, callbacks.encode("b", match.id, "normal"))
+        await service.press(ALI, GROUP, callbacks.encode("s", match.id))
+        assert match.id in service._recent or match.id in service._hand_sizes, "a live match is kept"
+        for _ in range(400):
+            match = await store.get_match(match.id)
+            if match.status != "active":
+                break
+            state = GAME.from_json(match.snapshot)
+            move = GAME.legal_moves(state, GAME.to_move(state))[0]
+            await service.command(ALI, ChatRef("fake", ALI.user_id, private=True), "m", [move])
+        assert match.status == "finished"
+        kept = {name: getattr(service, name) for name in ("_recent", "_hand_sizes", "_last_turn", "_due", "_locks",
+                                                          "_announce")}
+        assert not [name for name, held in kept.items() if match.id in held], kept
+        assert not [key for key in service._slots if key[2] == match.id]
+        assert not [key for key in service._picks if key[0] == match.id]
+        assert "🏆" in transport.current[next(k for k in reversed(list(transport.current)) if k[0] == GROUP.chat_id)
+                                          ].text, "the final table was shown before the match was forgotten"
+    finally:
+        await service.close()
+        await store.close()
