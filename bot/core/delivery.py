@@ -73,9 +73,23 @@ class Delivery(ServiceState):
         due = self._due.setdefault(match.id, Due())
         due.merge(Due(seats=None if changed_seats is None else set(changed_seats), turn=new_turn, table=table,
                       ready=True))
+        self._wake_timers()  # the move may have set a new turn deadline
 
     def _moved(self, match_id: int, seat: int) -> None:
         self._due.setdefault(match_id, Due()).movers.add(seat)
+
+    def next_delivery_at(self) -> float | None:
+        """The earliest time a waiting delivery becomes due (a retry, a group's coalesced table edit); None when
+        nothing waits for a time (work waiting for the next move is not timed)."""
+        times = []
+        for due in self._due.values():
+            if not due.ready:
+                continue
+            if due.seats != set() or due.turn:
+                times.append(due.retry_at)
+            elif due.table:
+                times.append(max(due.retry_at, due.table_after))
+        return min(times, default=None)
 
     def rack_missing(self, match_id: int, seat: int) -> bool:
         """Whether the platform refused this seat's rack (or turn notice) at the last attempt: a timeout then is
@@ -155,6 +169,7 @@ class Delivery(ServiceState):
                     left.merge(newer)
                 self._due[match_id] = left
                 if not left.due_at(self.clock()):
+                    self._wake_timers()  # a retry or a coalesced table edit the timer loop must come back for
                     return
         except Exception:  # never let one match's delivery take the caller (a press, the timer loop) down
             log.exception("delivery of match %s failed", match_id)

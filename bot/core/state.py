@@ -77,6 +77,12 @@ class ServiceState:
         self._tournament_locks: dict[int, asyncio.Lock] = defaultdict(asyncio.Lock)  # one bracket change at a time
         self._cards_shut: set[int] = set()  # tournaments whose cards were redrawn when registration closed
 
+    def _wake_timers(self) -> None:
+        """A deadline or a delivery's time may have moved earlier: the timer loop recomputes when to wake."""
+        wake = getattr(self, "_timers_changed", None)
+        if wake is not None:
+            wake.set()
+
     def _fresh_seats(self) -> None:
         """Each update starts from the database's seats (another tool may have changed them); within one update
         the cache saves the repeated reads."""
