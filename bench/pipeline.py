@@ -51,7 +51,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.checks import BrokenRun, played, refuse  # noqa: E402
 from bench.pipeline_games import TABLES, Table, TypedHuman, moved  # noqa: E402
-from bench.usage import ChatWrites, CpuMeter, peak_rss_mib, rss_bytes  # noqa: E402
+from bench.usage import ChatWrites, CpuMeter, RssSampler, peak_rss_mib, rss_bytes  # noqa: E402
 from bot.core.pictures import default_processes  # noqa: E402
 from bot.service import Service  # noqa: E402
 from storage import Store  # noqa: E402
@@ -272,6 +272,7 @@ class Run:
     heap: bool  # bytes_per_match was measured on the Python heap (tracemalloc), not RSS
     writes: ChatWrites | None  # per-chat writes, where the platform driver records them
     peak_rss: tuple[float, float]  # MiB: this process's peak, its live workers' peaks (read before they stop)
+    peak_together: float  # MiB: the highest sampled RSS of this process and its workers at the same moment
 
 
 async def run(matches: int, moves: int, platform: str, table: Table, think: float, render_processes: int = 0) -> Run:
@@ -282,6 +283,8 @@ async def run(matches: int, moves: int, platform: str, table: Table, think: floa
         driver = DRIVERS[platform](table)
         await driver.start(service)
         timers = asyncio.create_task(service.run_timers(), name="bench-timers")  # as bot/runner.py does
+        sampler = RssSampler()
+        sampling = asyncio.create_task(sampler.run(), name="bench-rss")
         heap = tracemalloc.is_tracing()
         memory_before = tracemalloc.get_traced_memory()[0] if heap else rss_bytes()
         cpu = CpuMeter()
@@ -316,12 +319,14 @@ async def run(matches: int, moves: int, platform: str, table: Table, think: floa
             # Every match is still live here (open in the service, its caches and platform objects held).
             memory_after = tracemalloc.get_traced_memory()[0] if heap else rss_bytes()
             peak = peak_rss_mib()
+            sampling.cancel()
             after = [(await store.get_match(match_id)).version for match_id in ids]
             sample.all_moves = sum(after) - sum(versions)
             if not sample.moves:
                 raise BrokenRun(f"no human move went through in {matches} matches "
                                 f"({sample.rejected} typed moves refused)")
         finally:  # as bot/runner.py stops: the timer loop, then running deliveries, then the platform and store
+            sampling.cancel()
             await service.close()
             timers.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -330,7 +335,8 @@ async def run(matches: int, moves: int, platform: str, table: Table, think: floa
             await store.close()
     typed = getattr(driver, "typed", None)
     return Run(sample, wall, typed.choose_seconds if typed is not None else 0.0, cpu,
-               max(0, memory_after - memory_before) / matches, heap, getattr(driver, "writes", None), peak)
+               max(0, memory_after - memory_before) / matches, heap, getattr(driver, "writes", None), peak,
+               sampler.peak / 2**20)
 
 
 async def fresh_turns(store: Store, ids: list[int], opened: list[float]) -> None:
@@ -402,7 +408,8 @@ def report(args: argparse.Namespace, table: Table, result: Run) -> None:
               f"(in one second: {result.writes.max_in_window(1.0, groups)}); private chats in one second: "
               f"{result.writes.max_in_window(1.0, private)} (paced by the player's own presses)")
     own, workers = result.peak_rss
-    pool = f" + render workers {workers:.1f} MiB = {own + workers:.1f} MiB" if workers else ""
+    pool = (f" + render workers {workers:.1f} MiB (each one's own peak; sampled together at most "
+            f"{result.peak_together:.1f} MiB)") if workers else ""
     print(f"  peak RSS: {own:.1f} MiB{pool}")
 
 

@@ -8,6 +8,7 @@ so `RUSAGE_CHILDREN` would miss them); on a system without /proc only this proce
 
 from __future__ import annotations
 
+import asyncio
 import multiprocessing
 import os
 import resource
@@ -77,6 +78,25 @@ def peak_rss_mib() -> tuple[float, float]:
     """(this process's peak RSS, the sum of its live workers' peak RSS) in MiB."""
     own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     return own, sum(_proc_status_kib(pid, "VmHWM") for pid in workers()) / 1024
+
+
+def combined_rss_bytes() -> int:
+    """This process's resident memory plus its live workers' now (bytes)."""
+    return rss_bytes() + sum(_proc_status_kib(pid, "VmRSS") for pid in workers()) * 1024
+
+
+@dataclass
+class RssSampler:
+    """The highest resident memory of this process and its workers *together*, sampled every `every` seconds
+    (the sum of each one's own peak overstates it: a worker peaks while it starts, the service later)."""
+
+    every: float = 0.2
+    peak: int = 0
+
+    async def run(self) -> None:
+        while True:
+            self.peak = max(self.peak, combined_rss_bytes())
+            await asyncio.sleep(self.every)
 
 
 @dataclass

@@ -15,19 +15,22 @@ rack of one seat cannot come back for another seat whose view differs in anythin
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import multiprocessing
 import os
+import sys
 from collections import OrderedDict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import Any
+from typing import Any, TypeVar
 
 import renderers
 from renderers.picture import Picture, draw
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 CACHE_BYTES = 8 * 2**20  # about 300 pictures of ~26 KiB: the live racks and tables of the busiest moments
 
@@ -44,6 +47,26 @@ def _warm_worker(games: tuple[str, ...]) -> None:
 
 def _ready() -> bool:
     return True
+
+
+@contextlib.contextmanager
+def _lean_children() -> Iterator[None]:
+    """While worker processes may start: hide where the main module is, so a spawned worker does not import it
+    (multiprocessing re-imports `__main__` in every child: for `majlis run` or a bench that is the whole bot,
+    its chat library and database code, tens of MiB per worker that only draws). The workers need only what
+    `draw` pickles by reference: renderers."""
+    main = sys.modules.get("__main__")
+    if main is None:
+        yield
+        return
+    saved = {name: main.__dict__[name] for name in ("__file__", "__spec__") if name in main.__dict__}
+    main.__dict__.pop("__file__", None)
+    main.__dict__["__spec__"] = None
+    try:
+        yield
+    finally:
+        main.__dict__.pop("__spec__", None)
+        main.__dict__.update(saved)
 
 
 class Pictures:
@@ -101,17 +124,21 @@ class Pictures:
     async def call(self, function: Callable[..., bytes], *args: Any) -> bytes:
         """Any other picture (a module-level renderer function and picklable arguments, e.g. a /stats card):
         drawn off the loop in the same workers, not cached."""
-        return await asyncio.get_running_loop().run_in_executor(self._executor, function, *args)
+        return await self._submit(function, *args)
+
+    def _submit(self, function: Callable[..., T], *args: Any) -> asyncio.Future[T]:
+        """Hand a job to the executor (a submit may start a worker process: it must start lean)."""
+        with _lean_children():
+            return asyncio.get_running_loop().run_in_executor(self._executor, function, *args)
 
     async def _run(self, picture: Picture) -> bytes:
-        loop = asyncio.get_running_loop()
         try:
-            return await loop.run_in_executor(self._executor, draw, picture)
+            return await self._submit(draw, picture)
         except BrokenProcessPool:  # a worker died (killed, out of memory): a fresh pool, and one more try
             log.warning("the render pool broke; starting a new one")
             self._executor.shutdown(wait=False, cancel_futures=True)
             self._executor = self._new_executor()
-            return await loop.run_in_executor(self._executor, draw, picture)
+            return await self._submit(draw, picture)
 
     def _keep(self, key: str, data: bytes) -> None:
         if len(data) > self._cache_bytes:
@@ -129,15 +156,14 @@ class Pictures:
     async def warm(self, games: Iterable[str]) -> None:
         """Before the first player: learn the palettes (in the render thread), or start every worker process
         (each learns them as it starts)."""
-        loop = asyncio.get_running_loop()
         if self.processes <= 0:
-            await loop.run_in_executor(self._executor, renderers.warm, tuple(games))
+            await self._submit(renderers.warm, tuple(games))
             return
         if tuple(games) != self._games:
             self._games = tuple(games)
             self._executor.shutdown(wait=False)
             self._executor = self._new_executor()
-        await asyncio.gather(*(loop.run_in_executor(self._executor, _ready) for _ in range(self.processes)))
+        await asyncio.gather(*(self._submit(_ready) for _ in range(self.processes)))
 
     def close(self) -> None:
         self._executor.shutdown(wait=True)
