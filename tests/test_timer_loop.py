@@ -61,7 +61,11 @@ async def test_the_loop_wakes_when_told_a_time_changed_and_otherwise_sleeps(tmp_
             assert ticks.empty(), "the loop ticked again with nothing due"
             await open_table(service, options=("target=101",))  # a move: a new deadline, the loop is told
             await asyncio.wait_for(ticks.get(), GUARD)
-            service._wake_timers()
+            service._timer_due(service.clock() + 3600.0)  # later than planned: no wake
+            for _ in range(20):
+                await asyncio.sleep(0)
+            assert ticks.empty(), "woken for a time later than it planned to wake"
+            service._timer_due(service.clock() + 1.0)  # earlier: wakes now to plan again
             await asyncio.wait_for(ticks.get(), GUARD)
         finally:
             service.stop_timers()

@@ -73,7 +73,6 @@ class Delivery(ServiceState):
         due = self._due.setdefault(match.id, Due())
         due.merge(Due(seats=None if changed_seats is None else set(changed_seats), turn=new_turn, table=table,
                       ready=True))
-        self._wake_timers()  # the move may have set a new turn deadline
 
     def _moved(self, match_id: int, seat: int) -> None:
         self._due.setdefault(match_id, Due()).movers.add(seat)
@@ -169,7 +168,7 @@ class Delivery(ServiceState):
                     left.merge(newer)
                 self._due[match_id] = left
                 if not left.due_at(self.clock()):
-                    self._wake_timers()  # a retry or a coalesced table edit the timer loop must come back for
+                    self._timer_due(self.next_delivery_at())  # a retry or a coalesced table edit to come back for
                     return
         except Exception:  # never let one match's delivery take the caller (a press, the timer loop) down
             log.exception("delivery of match %s failed", match_id)

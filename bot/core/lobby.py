@@ -321,6 +321,7 @@ class Lobby(Coins):
             await self.store.coins(seat.player_id, self.coin_grants)
         try:
             match = await self._seat_write(self.store.start_match, match.id, game.to_json(state), deadline)
+            self._timer_due(match.deadline)
         except NotEnoughCoins as short:
             short_seats = [seat for seat in seats if seat.player_id in short.player_ids]
             names = t(lang, "sep.list").join(seat.display_name or "?" for seat in short_seats)

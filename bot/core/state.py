@@ -26,6 +26,7 @@ from storage.coins import CoinGrants
 from storage.models import Chat, Match, Message, Player, Seat
 
 log = logging.getLogger(__name__)
+WAKE_SLACK = 0.05  # seconds: a time this little before the timer loop's planned wake is its own plan (rounding)
 
 
 class ServiceState:
@@ -69,6 +70,8 @@ class ServiceState:
         # service is the only writer of its slots, so they are read from the database once per live match.
         self._slots: dict[tuple[str, str, int, int | None], Message | None] = {}
         self._due: dict[int, Any] = {}
+        self._told_min = float("inf")  # the earliest time told to the timer loop while it was awake
+        self._timers_wake_at = float("-inf")  # when the timer loop plans to wake; -inf: it is awake (or not run)
         self._delivering: set[int] = set()
         self._table_at: dict[tuple[str, str], float] = {}
         # The ladder (bot.core.ladder): what each just-finished match still has to tell its chat after the table.
@@ -77,11 +80,17 @@ class ServiceState:
         self._tournament_locks: dict[int, asyncio.Lock] = defaultdict(asyncio.Lock)  # one bracket change at a time
         self._cards_shut: set[int] = set()  # tournaments whose cards were redrawn when registration closed
 
-    def _wake_timers(self) -> None:
-        """A deadline or a delivery's time may have moved earlier: the timer loop recomputes when to wake."""
-        wake = getattr(self, "_timers_changed", None)
-        if wake is not None:
-            wake.set()
+    def _timer_due(self, at: float | None) -> None:
+        """Something must happen at `at`: a turn deadline just written, a retry, a coalesced table edit. The
+        timer loop is woken only when that is earlier than it planned to wake — not on every move; while it is
+        awake the time is kept for its next plan (`_told_min`). Called after the write, so a woken loop reads it."""
+        if at is None:
+            return
+        self._told_min = min(self._told_min, at)
+        if at < self._timers_wake_at - WAKE_SLACK:
+            wake = getattr(self, "_timers_changed", None)
+            if wake is not None:
+                wake.set()
 
     def _fresh_seats(self) -> None:
         """Each update starts from the database's seats (another tool may have changed them); within one update

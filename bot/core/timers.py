@@ -38,16 +38,19 @@ class Timers(ServiceState):
     async def run_timers(self, interval: float = MAX_SLEEP) -> None:
         """The production timer loop (tests call `tick` with a controlled clock instead): tick, then sleep until
         the next turn deadline or waiting delivery — at most `interval` seconds (a deadline another process
-        wrote is seen within it) — or until a move or a delivery tells it a time changed (`_wake_timers`).
+        wrote is seen within it) — or until a move or a delivery tells it of an earlier time (`_timer_due`).
         An idle bot wakes once per `interval`, not once a second. `stop_timers` ends it between two ticks, so
         a tick's transactions are never cut in half."""
         self._stop_timers = asyncio.Event()
         self._timers_changed = asyncio.Event()
         while not self._stop_timers.is_set():
             self._timers_changed.clear()
+            self._timers_wake_at = float("-inf")  # awake: a time told meanwhile is kept in _told_min
+            self._told_min = float("inf")
             try:
                 await self.tick()
                 wait = await self._until_next(interval)
+                wait = min(wait, max(0.0, self._told_min - self.clock()))
             except Exception:  # a bad match must not stop every other table's timers
                 log.exception("timer tick failed")
                 wait = min(interval, 1.0)
@@ -55,6 +58,7 @@ class Timers(ServiceState):
                 # Still past due right after a tick: held by a move or a delivery under way (or stuck); look again
                 # in a second, as the loop always did, rather than spin.
                 wait = min(interval, 1.0)
+            self._timers_wake_at = self.clock() + wait
             stop = asyncio.ensure_future(self._stop_timers.wait())
             changed = asyncio.ensure_future(self._timers_changed.wait())
             try:
@@ -64,7 +68,7 @@ class Timers(ServiceState):
                 changed.cancel()
 
     async def _until_next(self, longest: float) -> float:
-        """Seconds until the earliest turn deadline or waiting delivery, at most `longest`."""
+        """Seconds until the earliest stored turn deadline or waiting delivery, at most `longest`."""
         times = [at for at in (await self.store.next_deadline(), self.next_delivery_at()) if at is not None]
         if not times:
             return longest
@@ -111,7 +115,7 @@ class Timers(ServiceState):
                 await self.store.set_deadline(match.id, deadline, expected_version=match.version)
             except StaleVersion:
                 return t(lang, "timer.next")
-            self._wake_timers()
+            self._timer_due(deadline)
         return t(lang, "timer.now")
 
     async def _deadline_for(self, match: Match, state: dict[str, Any], seats: list[Seat]) -> float | None:
