@@ -171,3 +171,62 @@ async def test_a_finished_match_leaves_nothing_in_the_services_memory(tmp_path):
     finally:
         await service.close()
         await store.close()
+
+
+async def test_after_a_burst_of_moves_every_screen_shows_the_latest_state_drawn_once(tmp_path):
+    """Two players move every half second while the group's table may be edited only every three seconds: the
+    table edits are coalesced, and once the burst is over the table and both racks show the final state — the
+    pictures drawn from it, none served from an older view."""
+    from tests.chat import Clock
+
+    clock = Clock()
+    store = await Store.open(str(tmp_path / "b.db"))
+    service = Service(store, clock=clock, seed_source=random.Random(9))
+    transport = FakeTransport()
+    transport.group_edits_per_minute = 20.0  # as Telegram's
+    service.attach(transport)
+    try:
+        await service.command(ALI, GROUP, "new", ["kenza", "target=101"])
+        match = await store.lobby_or_active_match("fake", GROUP.chat_id)
+        await service.press(MONA, GROUP, callbacks.encode("j", match.id))
+        await service.press(ALI, GROUP, callbacks.encode("s", match.id))
+        actors = {0: ALI, 1: MONA}
+        drawn_tables = []
+        draw = service.pictures.draw
+
+        async def counted(picture: Picture) -> bytes:
+            if picture.kind == "table":
+                drawn_tables.append(picture.key())
+            return await draw(picture)
+
+        service.pictures.draw = counted  # type: ignore[method-assign]
+        table_edits = 0
+        for _ in range(10):
+            clock.now += 0.5
+            match = await store.get_match(match.id)
+            state = GAME.from_json(match.snapshot)
+            seat = GAME.to_move(state)
+            before = sum(1 for call in transport.calls if call[1] == GROUP.chat_id)
+            await service.command(actors[seat], ChatRef("fake", actors[seat].user_id, private=True), "m",
+                                  [GAME.legal_moves(state, seat)[0]])
+            await service.tick()
+            table_edits += sum(1 for call in transport.calls if call[1] == GROUP.chat_id) - before
+        assert table_edits < 10, "the group's table edits were coalesced"
+        clock.now += 3.1
+        before = sum(1 for call in transport.calls if call[1] == GROUP.chat_id)
+        await service.tick()  # the last coalesced edit
+        table_edits += sum(1 for call in transport.calls if call[1] == GROUP.chat_id) - before
+        assert len(drawn_tables) == table_edits, "one table picture per delivered edit, none for a skipped move"
+        match = await store.get_match(match.id)
+        state = GAME.from_json(match.snapshot)
+        assert match.delivered_version == match.version, "nothing of the burst is left undelivered"
+        names = ["Ali", "Mona"]
+        table = [m for (chat, _), m in transport.current.items() if chat == GROUP.chat_id and m.image]
+        lang = await service._chat_lang(GROUP)
+        assert table[-1].image == renderers.render_table("kenza", GAME.view(state, None), lang, names)
+        for seat, actor in actors.items():
+            latest = [m for (chat, _), m in transport.current.items() if chat == actor.user_id and m.image][-1]
+            assert latest.image == renderers.render_rack("kenza", GAME.view(state, seat), "en", names), seat
+    finally:
+        await service.close()
+        await store.close()
