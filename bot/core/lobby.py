@@ -289,6 +289,7 @@ class Lobby(Coins):
         table_msg = await self.store.get_message(match.platform, "table", match_id=match.id)
         if table_msg is not None:
             await self._send(match.platform, match.chat_id, OutMessage(t(chat_lang, "table.cancelled")))
+        self._finished(match.id)  # its last screen is out: nothing of it stays in memory
         return Reply(t(lang, "lobby.cancelled"))
 
     async def _start(self, match: Match, seats: list[Seat], actor: Actor, player_id: int, lang: str) -> Reply:
