@@ -4,6 +4,10 @@ production turn-timer loop, with the platform's API recorded, not sent.
 
     .venv/bin/python bench/pipeline.py [--game kenza|canasta|tunj|konkan_cards|konkan_tiles] [--matches 50]
                                        [--moves 20] [--think SECONDS] [--platform telegram|discord] [--tracemalloc]
+                                       [--render-processes N]
+
+Pictures are drawn as production draws them (bot/core/pictures.py): in `cores - 1` render processes by default,
+`--render-processes 0` for the single render thread of tests and the console.
 
 Tables (bench/pipeline_games.py): Kenza for 2; Canasta `duo` (variant=duo target=2500); Tunj for 2; Konkan (cards)
 for 2 (konkan51); Konkan tiles 1v1 (mode=private). Kenza's human presses the first move button of its rack, read from
