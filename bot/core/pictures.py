@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import multiprocessing
 import os
@@ -74,6 +75,9 @@ class Pictures:
         self.processes = processes
         self._games = tuple(games)
         self._executor = self._new_executor()
+        # Builders that draw inside whole messages (a replay's animation) run on one render thread of this process.
+        self._thread: Executor = self._executor if processes <= 0 else ThreadPoolExecutor(
+            max_workers=1, thread_name_prefix="render")
         self._cache: OrderedDict[str, bytes] = OrderedDict()
         self._cache_bytes = cache_bytes
         self._size = 0
@@ -126,6 +130,10 @@ class Pictures:
         drawn off the loop in the same workers, not cached."""
         return await self._submit(function, *args)
 
+    async def in_thread(self, function: Callable[..., T], *args: Any) -> T:
+        """Run a builder that draws as it builds (its result is not plain picture bytes) on the render thread."""
+        return await asyncio.get_running_loop().run_in_executor(self._thread, functools.partial(function, *args))
+
     def _submit(self, function: Callable[..., T], *args: Any) -> asyncio.Future[T]:
         """Hand a job to the executor (a submit may start a worker process: it must start lean)."""
         with _lean_children():
@@ -167,3 +175,5 @@ class Pictures:
 
     def close(self) -> None:
         self._executor.shutdown(wait=True)
+        if self._thread is not self._executor:
+            self._thread.shutdown(wait=True)

@@ -238,6 +238,10 @@ class ServiceState:
             return message
         return replace(message, image=await self.pictures.draw(picture))
 
+    async def _render_message(self, build: Callable[..., OutMessage], *args: Any) -> OutMessage:
+        """A builder that draws inside the message it builds (a replay's animation): on the render thread."""
+        return await self.pictures.in_thread(build, *args)
+
     async def _render_all(self, build: Callable[..., list[presenter.Parts]], *args: Any) -> list[OutMessage]:
         """`_render` for a builder of several messages (the score sheets of finished rounds), drawn at once."""
         parts = build(*args)
