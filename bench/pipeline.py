@@ -4,6 +4,10 @@ production turn-timer loop, with the platform's API recorded, not sent.
 
     .venv/bin/python bench/pipeline.py [--game kenza|canasta|tunj|konkan_cards|konkan_tiles] [--matches 50]
                                        [--moves 20] [--think SECONDS] [--platform telegram|discord] [--tracemalloc]
+                                       [--render-processes N]
+
+Pictures are drawn as production draws them (bot/core/pictures.py): in `cores - 1` render processes by default,
+`--render-processes 0` for the single render thread of tests and the console.
 
 Tables (bench/pipeline_games.py): Kenza for 2; Canasta `duo` (variant=duo target=2500); Tunj for 2; Konkan (cards)
 for 2 (konkan51); Konkan tiles 1v1 (mode=private). Kenza's human presses the first move button of its rack, read from
@@ -21,7 +25,11 @@ move that moved the match must be answered so too, and the run must play at leas
 bench exits with code 1 and a one-line reason instead of printing figures for work that was not done.
 
 Prints per-move latency (input -> answered, i.e. after commit, bot reply, renders and every API call), API calls
-per human move, moves per second and peak memory. Goals: p50 <= 40 ms, <= 3 API calls per move.
+per human move, served vs offered moves per second, CPU seconds per human move (this process and its render
+workers: steadier than wall time on a shared machine), bytes per live match, the most edits any group chat got in
+a minute, and peak memory (bench/usage.py). Goals (issue 14): one table p50 <= 25 ms, p99 <= 80 ms; with
+`--matches 1000 --think 20` served >= offered, p50 <= 60 ms, p99 <= 250 ms, peak RSS <= 300 MiB; <= 20 edits per
+group chat per minute; <= 3 API calls per move.
 
 A platform plugs in as a `PlatformDriver`: `TelegramDriver` is the real python-telegram-bot Application on
 tests/tg_harness.py's recording request; bench/pipeline_discord.py is discord.py on tests/dc_harness.py's fake.
@@ -33,7 +41,6 @@ import argparse
 import asyncio
 import contextlib
 import random
-import resource
 import statistics
 import sys
 import tempfile
@@ -48,6 +55,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.checks import BrokenRun, played, refuse  # noqa: E402
 from bench.pipeline_games import TABLES, Table, TypedHuman, moved  # noqa: E402
+from bench.usage import ChatWrites, CpuMeter, RssSampler, peak_rss_mib, rss_bytes  # noqa: E402
+from bot.core.pictures import default_processes  # noqa: E402
 from bot.service import Service  # noqa: E402
 from storage import Store  # noqa: E402
 
@@ -60,6 +69,7 @@ class Sample:
     one_step_calls: list[int] = field(default_factory=list)  # the same, for moves made with a single input
     moves: int = 0
     rejected: int = 0  # typed moves the service refused (the position moved under them, e.g. a timer fired)
+    timed_out: int = 0  # inputs answered after the turn timer had played for the seat (overload)
     all_moves: int = 0  # human, bot and timer moves committed during the timed part
 
     def record(self, elapsed: float, made: int, pick_calls: int = 0) -> None:
@@ -89,6 +99,10 @@ class PlatformDriver(Protocol):
     async def stop(self) -> None: ...
 
 
+WRITES = ("sendMessage", "sendPhoto", "editMessageMedia", "editMessageText", "editMessageCaption",
+          "editMessageReplyMarkup")  # what counts toward Telegram's per-chat message limits
+
+
 class TelegramDriver:
     name = "telegram"
 
@@ -99,6 +113,13 @@ class TelegramDriver:
         self.typed = TypedHuman(table.game) if table.typed else None
         self.server = FakeTelegram()
         self.adapter: Any = None
+        self.writes = ChatWrites()  # every message sent or edited, per chat, with its time
+
+        async def record(call: Any) -> None:
+            if call.method in WRITES and call.chat_id is not None:
+                self.writes.record(call.chat_id)
+
+        self.server.on_call = record
 
     def _chat(self, index: int) -> int:
         return -1_000_000_000 - index
@@ -179,7 +200,11 @@ class TelegramDriver:
         if not moved(decision, await store.get_match(match_id)):
             sample.rejected += 1
             return True
-        check_answer(match_id, "/m " + decision.move, self._answer(index, made))
+        answer = self._answer(index, made)
+        if not played(answer) and await timed_out(store, match_id, decision.version):
+            sample.timed_out += 1
+            return True
+        check_answer(match_id, "/m " + decision.move, answer)
         sample.record(elapsed, len(made))
         return True
 
@@ -193,8 +218,14 @@ class TelegramDriver:
         user_id = self._user(index)["id"]
         message_id, keyboard = self.server.rack(user_id)
         data = first_data(keyboard, "m:", "p:")
+        if data is None or data.split(":")[2] != str(match.version):
+            # Another update is delivering this match right now (its own pass skips a match being delivered):
+            # the player waits for the redrawn rack, as for a pick.
+            await self.adapter.service.settle()
+            message_id, keyboard = self.server.rack(user_id)
+            data = first_data(keyboard, "m:", "p:")
         if data is None:
-            raise AssertionError(f"match {match_id}: the human's rack has no move button")
+            raise BrokenRun(f"match {match_id}: the human's rack has no move button")
         calls = 0
         if data.startswith("p:"):
             shown = self.server.latest(user_id, "sendPhoto", "editMessageMedia")
@@ -207,12 +238,22 @@ class TelegramDriver:
             message_id, keyboard = self.server.rack(user_id)
             data = first_data(keyboard, "m:")
         elapsed, made = await self._press(index, user_id, message_id, data)
-        check_applied(match_id, data, match.version, await store.get_match(match_id), self._answer(index, made))
+        answer = self._answer(index, made)
+        if not played(answer) and await timed_out(store, match_id, match.version):
+            sample.timed_out += 1
+            return True
+        check_applied(match_id, data, match.version, await store.get_match(match_id), answer)
         sample.record(elapsed, len(made), calls)
         return True
 
     async def stop(self) -> None:
         await self.adapter.stop()
+
+
+async def timed_out(store: Store, match_id: int, version: int) -> bool:
+    """Whether the turn timer played for the seat after `version`: an answer that came too late for its turn
+    (the process is overloaded: queued inputs outlast the timer). Counted and printed, not a broken run."""
+    return any(record.actor == "timer" and record.seq > version for record in await store.moves(match_id))
 
 
 def check_answer(match_id: int, what: str, answer: str | None) -> None:
@@ -245,17 +286,32 @@ class Run:
     sample: Sample
     wall: float
     choose_seconds: float  # bench-side choosing of typed moves, on the same event loop
+    cpu: CpuMeter  # process (and worker) CPU seconds during the timed part
+    bytes_per_match: float  # memory held per live match: heap (with --tracemalloc) or RSS growth / matches
+    heap: bool  # bytes_per_match was measured on the Python heap (tracemalloc), not RSS
+    writes: ChatWrites | None  # per-chat writes, where the platform driver records them
+    peak_rss: tuple[float, float]  # MiB: this process's peak, its live workers' peaks (read before they stop)
+    peak_together: float  # MiB: the highest sampled RSS of this process and its workers at the same moment
 
 
-async def run(matches: int, moves: int, platform: str, table: Table, think: float) -> Run:
+async def run(matches: int, moves: int, platform: str, table: Table, think: float, render_processes: int = 0) -> Run:
     with tempfile.TemporaryDirectory() as folder:
         store = await Store.open(str(Path(folder) / "bench.sqlite"))
-        service = Service(store, seed_source=random.Random(2024))
+        service = Service(store, seed_source=random.Random(2024), render_processes=render_processes)
+        await service.warm_up()  # as bot/runner.py does: palettes learned, render processes started
         driver = DRIVERS[platform](table)
         await driver.start(service)
         timers = asyncio.create_task(service.run_timers(), name="bench-timers")  # as bot/runner.py does
+        sampler = RssSampler()
+        sampling = asyncio.create_task(sampler.run(), name="bench-rss")
+        heap = tracemalloc.is_tracing()
+        memory_before = tracemalloc.get_traced_memory()[0] if heap else rss_bytes()
+        cpu = CpuMeter()
         try:
-            ids = [await driver.open_match(index) for index in range(matches)]
+            ids, opened = [], []
+            for index in range(matches):
+                ids.append(await driver.open_match(index))
+                opened.append(time.time())
             sample = Sample()
 
             async def play(index: int, match_id: int) -> None:
@@ -266,7 +322,9 @@ async def run(matches: int, moves: int, platform: str, table: Table, think: floa
                     if not await driver.human_move(index, match_id, sample):
                         return
 
+            await fresh_turns(store, ids, opened)
             versions = [(await store.get_match(match_id)).version for match_id in ids]
+            cpu.start()
             started = time.perf_counter()
             players = [asyncio.create_task(play(index, match_id)) for index, match_id in enumerate(ids)]
             try:
@@ -276,12 +334,18 @@ async def run(matches: int, moves: int, platform: str, table: Table, think: floa
                     player.cancel()
                 await asyncio.gather(*players, return_exceptions=True)
             wall = time.perf_counter() - started
+            cpu.stop()
+            # Every match is still live here (open in the service, its caches and platform objects held).
+            memory_after = tracemalloc.get_traced_memory()[0] if heap else rss_bytes()
+            peak = peak_rss_mib()
+            sampling.cancel()
             after = [(await store.get_match(match_id)).version for match_id in ids]
             sample.all_moves = sum(after) - sum(versions)
             if not sample.moves:
                 raise BrokenRun(f"no human move went through in {matches} matches "
                                 f"({sample.rejected} typed moves refused)")
         finally:  # as bot/runner.py stops: the timer loop, then running deliveries, then the platform and store
+            sampling.cancel()
             await service.close()
             timers.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -289,7 +353,20 @@ async def run(matches: int, moves: int, platform: str, table: Table, think: floa
             await driver.stop()
             await store.close()
     typed = getattr(driver, "typed", None)
-    return Run(sample, wall, typed.choose_seconds if typed is not None else 0.0)
+    return Run(sample, wall, typed.choose_seconds if typed is not None else 0.0, cpu,
+               max(0, memory_after - memory_before) / matches, heap, getattr(driver, "writes", None), peak,
+               sampler.peak / 2**20)
+
+
+async def fresh_turns(store: Store, ids: list[int], opened: list[float]) -> None:
+    """Play starts now for every table: each turn timer is moved on by the time the table waited for the others
+    to open (opening a thousand tables takes longer than a turn, and the first ones' timers would otherwise play
+    for their humans before anyone thinks)."""
+    now = time.time()
+    for match_id, at in zip(ids, opened, strict=True):
+        match = await store.get_match(match_id)
+        if match is not None and match.status == "active" and match.deadline is not None:
+            await store.set_deadline(match_id, match.deadline + (now - at), expected_version=match.version)
 
 
 def percentile(values: list[float], fraction: float) -> float:
@@ -322,8 +399,16 @@ def report(args: argparse.Namespace, table: Table, result: Run) -> None:
     print(line)
     if sample.rejected:
         print(f"  typed moves refused (the position moved under them): {sample.rejected}")
-    print(f"  throughput: {sample.moves / wall:.1f} human moves/s, {sample.all_moves / wall:.1f} moves/s with the "
-          f"bot's; wall {wall:.1f} s")
+    if sample.timed_out:
+        print(f"  inputs that came after the turn timer had played for them (queued too long): {sample.timed_out}")
+    offered = f"offered about {args.matches / args.think:.1f}" if args.think else "offered: saturated"
+    print(f"  throughput: served {sample.moves / wall:.1f} human moves/s ({offered}), {sample.all_moves / wall:.1f} "
+          f"moves/s with the bot's; wall {wall:.1f} s")
+    cpu = result.cpu
+    print(f"  CPU per human move (process CPU s / moves): {1000 * cpu.seconds / sample.moves:.1f} ms"
+          f" (workers {1000 * cpu.worker_seconds / sample.moves:.1f} ms of it; bench-side choosing included);"
+          f" capacity at 100% of one core {sample.moves / cpu.seconds if cpu.seconds else float('inf'):.0f}"
+          f" human moves/CPU-s")
     if not args.think:
         note = (f"; with {args.matches} inputs in flight, latency is mostly queueing behind the others' renders"
                 if args.matches > 1 else "")
@@ -335,7 +420,18 @@ def report(args: argparse.Namespace, table: Table, result: Run) -> None:
               f"{100 * result.choose_seconds / wall:.0f}% of wall")
     if args.tracemalloc:
         print(f"  peak Python heap: {tracemalloc.get_traced_memory()[1] / 2**20:.1f} MiB")
-    print(f"  peak RSS: {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.1f} MiB")
+    what = "Python heap (tracemalloc)" if result.heap else "RSS growth"
+    print(f"  bytes per live match ({what} after the run / matches): {result.bytes_per_match / 1024:.1f} KiB")
+    if result.writes is not None and result.writes.times:
+        groups = result.writes.groups()
+        private = [chat for chat in result.writes.times if chat not in groups]
+        print(f"  max edits per group chat per minute: {result.writes.max_in_window(60.0, groups)} "
+              f"(in one second: {result.writes.max_in_window(1.0, groups)}); private chats in one second: "
+              f"{result.writes.max_in_window(1.0, private)} (paced by the player's own presses)")
+    own, workers = result.peak_rss
+    pool = (f" + render workers {workers:.1f} MiB (each one's own peak; sampled together at most "
+            f"{result.peak_together:.1f} MiB)") if workers else ""
+    print(f"  peak RSS: {own:.1f} MiB{pool}")
 
 
 def main() -> None:
@@ -347,6 +443,9 @@ def main() -> None:
                         help="mean think time in seconds, uniform in [0, 2x] before each move; 0 = saturated")
     parser.add_argument("--platform", choices=sorted(DRIVERS), default="telegram")
     parser.add_argument("--tracemalloc", action="store_true", help="peak Python heap (slower) instead of max RSS")
+    parser.add_argument("--render-processes", type=int, default=default_processes(),
+                        help="render worker processes, as production starts them (default: cores - 1); 0 = the "
+                             "render thread")
     args = parser.parse_args()
     if args.think < 0:
         parser.error("--think must be >= 0")
@@ -354,7 +453,8 @@ def main() -> None:
         tracemalloc.start()
     table = TABLES[args.game]
     try:
-        result = asyncio.run(run(args.matches, args.moves, args.platform, table, args.think))
+        result = asyncio.run(run(args.matches, args.moves, args.platform, table, args.think,
+                                     args.render_processes))
     except BrokenRun as error:
         raise refuse(error) from None
     report(args, table, result)

@@ -8,16 +8,17 @@ from __future__ import annotations
 
 import zlib
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 import engine
-import renderers
 from bot import callbacks, summary
 from bot.coin_tables import COIN_GAMES
 from bot.games import ui_for
 from bot.games.base import UIButton, side_names
 from bot.i18n import You, addressing_you, game_name, t
 from bot.messages import Button, Keyboard, OutMessage
+from renderers.picture import Picture
 from storage.models import Match, Seat
 
 
@@ -174,14 +175,31 @@ def caption(match: Match, state: dict[str, Any], seats: list[Seat], lang: str, r
     return "\n".join(head + moves + tail)
 
 
+Parts = tuple[OutMessage, Picture | None]  # a message without its picture, and the picture it should carry
+
+
+def drawn(parts: Parts) -> OutMessage:
+    """The message with its picture drawn here and now (the console, tests); the service draws off the loop."""
+    message, picture = parts
+    return message if picture is None else replace(message, image=picture.draw())
+
+
 def table(
     match: Match, state: dict[str, Any], seats: list[Seat], lang: str, recent: Recent, images: bool
 ) -> OutMessage:
+    return drawn(table_parts(match, state, seats, lang, recent, images))
+
+
+def table_parts(
+    match: Match, state: dict[str, Any], seats: list[Seat], lang: str, recent: Recent, images: bool
+) -> Parts:
+    """The group's table message, and (when `images`) its picture: the public view only."""
     game = engine.get(match.game)
     ui = ui_for(match.game)
     view = ui.disguise(game.view(state, None))
     names = seat_names(seats, lang)
-    image = renderers.render_table(match.game, view, lang=lang, names=names) if images else None
+    picture = Picture("table", match.game, {"view": view, "lang": lang, "names": [str(name) for name in names]}) \
+        if images else None
     keyboard: Keyboard = []
     if not game.result(state)["over"]:
         keyboard = [[
@@ -195,10 +213,9 @@ def table(
         keyboard = [[Button(t(lang, "btn.replay"), callbacks.encode("y", match.id))]]
     return OutMessage(
         caption(match, state, seats, lang, recent),
-        image=image,
         keyboard=keyboard,
         alt=ui.describe_table(view, lang, names),
-    )
+    ), picture
 
 
 PICK_MARK = "_"  # in a move button's code, what follows is the picking state its keyboard was drawn for
@@ -255,6 +272,13 @@ def rack(
     match: Match, state: dict[str, Any], seat: Seat, seats: list[Seat], lang: str, pick: str | None, images: bool
 ) -> OutMessage:
     """A seat's private rack: its own hand, and its move buttons when it is to move."""
+    return drawn(rack_parts(match, state, seat, seats, lang, pick, images))
+
+
+def rack_parts(
+    match: Match, state: dict[str, Any], seat: Seat, seats: list[Seat], lang: str, pick: str | None, images: bool
+) -> Parts:
+    """A seat's rack message, and (when `images`) the picture of that seat's own view and picking state."""
     game = engine.get(match.game)
     ui = ui_for(match.game)
     view = ui.disguise(game.view(state, seat.seat))
@@ -280,8 +304,8 @@ def rack(
         keyboard.append([Button(t(lang, "btn.back_in"), callbacks.encode("i", match.id))])
     selected = ui.selected(view, pick)
     picture_view = ui.rack_view(view, pick)
-    image = renderers.render_rack(match.game, picture_view, lang=lang, names=names, selected=selected) if images \
-        else None
+    picture = Picture("rack", match.game, {"view": picture_view, "lang": lang, "names": [str(name) for name in names],
+                                           "selected": sorted(selected)}) if images else None
     if legal:
         text = ui.turn_prompt(view, lang)
     elif game.result(state)["over"]:
@@ -294,7 +318,7 @@ def rack(
             text = t(lang, "rack.waiting", name=names[turn] if turn is not None else "—")
     if seat.away:
         text += "\n" + t(lang, "rack.away")
-    return OutMessage(text, image=image, keyboard=keyboard, alt=ui.describe_rack(view, lang))
+    return OutMessage(text, keyboard=keyboard, alt=ui.describe_rack(view, lang)), picture
 
 
 def scores(match: Match, state: dict[str, Any], seats: list[Seat], lang: str) -> str:
@@ -321,6 +345,12 @@ def round_ends(match: Match, state: dict[str, Any], seats: list[Seat], lang: str
                images: bool) -> list[OutMessage]:
     """The announcements of the rounds finished from number `first` (1-based) on: a score sheet picture
     with the sheet as its caption (the match's result under the last one when it is over)."""
+    return [drawn(parts) for parts in round_ends_parts(match, state, seats, lang, first, images)]
+
+
+def round_ends_parts(match: Match, state: dict[str, Any], seats: list[Seat], lang: str, first: int,
+                     images: bool) -> list[Parts]:
+    """`round_ends`, each sheet's picture not drawn yet."""
     game = engine.get(match.game)
     view = game.view(state, None)
     names = seat_names(seats, lang)
@@ -335,6 +365,9 @@ def round_ends(match: Match, state: dict[str, Any], seats: list[Seat], lang: str
             sides = side_names(view, names, lang)
             text += "\n" + (t(lang, "table.draw") if result.get("draw") else
                             t(lang, "table.winner", name=" & ".join(sides[w] for w in result["winners"])))
-        image = renderers.render_sheet(sheet.title, sheet.sides, sheet.rows, sheet.notes, lang) if images else None
-        out.append(OutMessage(text, image=image, picture_name="score"))  # the caption is the sheet: no alt text
+        picture = Picture("sheet", "", {"title": str(sheet.title), "sides": [str(side) for side in sheet.sides],
+                                        "rows": [(str(label), [str(cell) for cell in cells])
+                                                 for label, cells in sheet.rows],
+                                        "notes": [str(note) for note in sheet.notes], "lang": lang}) if images else None
+        out.append((OutMessage(text, picture_name="score"), picture))  # the caption is the sheet: no alt text
     return out

@@ -9,6 +9,7 @@ import signal
 from typing import Protocol
 
 from bot.config import Settings
+from bot.core.pictures import default_processes
 from bot.service import Service
 from storage import Store
 
@@ -40,7 +41,8 @@ async def run_platforms(settings: Settings) -> None:
     """Run until SIGTERM or SIGINT (or Ctrl-C), then stop in order: no new updates, in-flight updates and
     deliveries finish, the HTTP sessions and the database close. A clean stop returns normally (exit code 0)."""
     store = await Store.open(settings.database_url)
-    service = Service(store, coin_grants=settings.coin_grants, operators=settings.operators)
+    service = Service(store, coin_grants=settings.coin_grants, operators=settings.operators,
+                      render_processes=default_processes())
     adapters = build_adapters(service, settings)
     started: list[Adapter] = []
     stopping = asyncio.Event()

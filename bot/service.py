@@ -13,10 +13,8 @@ timers, delivery, ladder, standings, coins, replays, tournaments).
 
 from __future__ import annotations
 
-import asyncio
 import logging
 
-import renderers
 from bot import callbacks
 from bot.core.coins import Coins
 from bot.core.delivery import Delivery
@@ -42,7 +40,7 @@ log = logging.getLogger(__name__)
 
 class Service(Lobby, Play, Timers, Delivery, Ladder, Standings, Coins, Replays, Tournaments):
     """The public face the adapters and tests use: `Service(store, clock=, seed_source=, bot_delay=,
-    coin_grants=)`, `attach`,
+    coin_grants=, render_processes=)`, `attach`,
     `command`, `press`, `tick`, `run_timers`, `resume`, `warm_up`."""
 
     def attach(self, transport: Transport, *, images: bool = True) -> None:
@@ -169,8 +167,9 @@ class Service(Lobby, Play, Timers, Delivery, Ladder, Standings, Coins, Replays, 
         thread. The store is the caller's to close (after this)."""
         self.stop_timers()
         await self.settle()
-        self._render_pool.shutdown(wait=True)
+        self.pictures.close()
 
     async def warm_up(self) -> None:
-        """Prepare the pictures of every playable game on the render thread before the first player arrives."""
-        await asyncio.get_running_loop().run_in_executor(self._render_pool, renderers.warm, playable_games())
+        """Prepare the pictures of every playable game (the render thread, or every render process) before the
+        first player arrives."""
+        await self.pictures.warm(playable_games())

@@ -93,8 +93,10 @@ class Database:
         async with self._lock:
             self._owner = task
             try:
-                await self._conn.execute("BEGIN IMMEDIATE" if write else "BEGIN")
                 try:
+                    # Inside the try: a task cancelled while its BEGIN is on the connection's thread must still
+                    # roll back, or the next transaction would find this one open.
+                    await self._conn.execute("BEGIN IMMEDIATE" if write else "BEGIN")
                     yield self._conn
                     await self._conn.execute("COMMIT")
                 except BaseException:
@@ -122,19 +124,21 @@ class Database:
     async def _rollback(self) -> None:
         # SQLite rolls back by itself after some errors (disk full, I/O); a second ROLLBACK would then fail and
         # mask the original exception.
-        if self._conn.in_transaction:
-            try:
-                await self._conn.execute("ROLLBACK")
-            except sqlite3.Error:
-                pass
+        # A BEGIN still queued on the connection's thread (its task cancelled meanwhile) is not in_transaction
+        # yet but will be: the ROLLBACK queued behind it ends it.
+        try:
+            await self._conn.execute("ROLLBACK")
+        except sqlite3.Error:
+            pass
 
     def _now(self) -> float:
         return self._clock()
 
+    # Each await on the connection is a hand-off to its thread and back (and a turn of the interpreter lock):
+    # execute_fetchall runs the statement and reads its rows in one, where execute + fetch + close took three.
     async def _one(self, db: aiosqlite.Connection, sql: str, params: Iterable[Any] = ()) -> aiosqlite.Row | None:
-        async with db.execute(sql, tuple(params)) as cursor:
-            return await cursor.fetchone()
+        rows = await db.execute_fetchall(sql, tuple(params))
+        return next(iter(rows), None)
 
     async def _all(self, db: aiosqlite.Connection, sql: str, params: Iterable[Any] = ()) -> list[aiosqlite.Row]:
-        async with db.execute(sql, tuple(params)) as cursor:
-            return list(await cursor.fetchall())
+        return list(await db.execute_fetchall(sql, tuple(params)))

@@ -97,6 +97,13 @@ class MatchOps(StatsOps, CoinOps, RatingOps):
             )
         return [(row["id"], row["version"]) for row in rows]
 
+    async def next_deadline(self) -> float | None:
+        """The earliest turn deadline of any match in play (None: no turn is timed): when the timer loop must
+        wake next."""
+        async with self.transaction(write=False) as db:
+            row = await self._one(db, "SELECT min(deadline) AS at FROM matches WHERE status = 'active'")
+        return None if row is None else row["at"]
+
     async def active_matches(self, platform: str | None = None) -> list[Match]:
         """Every match in play (optionally on one platform), oldest first: what to resume timers for on start-up."""
         async with self.transaction(write=False) as db:

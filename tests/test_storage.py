@@ -423,3 +423,21 @@ async def test_players_keep_client_language_and_username(store: Store) -> None:
     assert await store.find_player("dc", "@ali_b") is None
     moved = await store.upsert_player("tg", 7, "Ali", client_language="ar", username="ali_new")
     assert moved.client_language == "ar" and (await store.find_player("tg", "ali_new")).id == player.id
+
+
+async def test_a_task_cancelled_during_its_begin_leaves_no_transaction_open(store: Store):
+    """The BEGIN runs on the connection's thread; a task cancelled while waiting for it must still end the
+    transaction that BEGIN opens, or every later BEGIN fails with "cannot start a transaction within a
+    transaction" (seen when a bench stopped its players mid-run)."""
+    match = await store.create_match("kenza", "classic", {}, "tg", "c-cancel", None, 1)
+
+    async def read() -> None:
+        await store.get_match(match.id)
+
+    task = asyncio.create_task(read())
+    for _ in range(3):  # let the task take the lock and send its BEGIN to the thread, not yet answered
+        await asyncio.sleep(0)
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    assert (await store.get_match(match.id)).id == match.id  # the next transaction begins normally

@@ -77,6 +77,19 @@ class Delivery(ServiceState):
     def _moved(self, match_id: int, seat: int) -> None:
         self._due.setdefault(match_id, Due()).movers.add(seat)
 
+    def next_delivery_at(self) -> float | None:
+        """The earliest time a waiting delivery becomes due (a retry, a group's coalesced table edit); None when
+        nothing waits for a time (work waiting for the next move is not timed)."""
+        times = []
+        for due in self._due.values():
+            if not due.ready:
+                continue
+            if due.seats != set() or due.turn:
+                times.append(due.retry_at)
+            elif due.table:
+                times.append(max(due.retry_at, due.table_after))
+        return min(times, default=None)
+
     def rack_missing(self, match_id: int, seat: int) -> bool:
         """Whether the platform refused this seat's rack (or turn notice) at the last attempt: a timeout then is
         not the player's absence."""
@@ -148,15 +161,15 @@ class Delivery(ServiceState):
                 if left.empty:
                     await self.store.mark_delivered(match.id, match.version)
                     if match.status != "active" and match_id not in self._due:
-                        # Its last screens are shown: what was kept for its recaps, picks and turns is never read
-                        # again, and a bot that runs for months must not keep it for every match it hosted.
-                        self._forget(match.id)
+                        # Its last screens are shown: nothing of it stays in memory (months of matches add up).
+                        self._finished(match_id)
                     continue
                 newer = self._due.get(match_id)
                 if newer is not None:
                     left.merge(newer)
                 self._due[match_id] = left
                 if not left.due_at(self.clock()):
+                    self._timer_due(self.next_delivery_at())  # a retry or a coalesced table edit to come back for
                     return
         except Exception:  # never let one match's delivery take the caller (a press, the timer loop) down
             log.exception("delivery of match %s failed", match_id)
@@ -167,7 +180,7 @@ class Delivery(ServiceState):
         """Show `match` as it is now; return what is left (with its retry time)."""
         game = engine.get(match.game)
         state = game.from_json(match.snapshot)
-        seats = await self.store.seats(match.id)
+        seats = await self._seats(match.id)
         transport = self.transports[match.platform]
         turn = presenter.shown_turn(match, state) if match.status == "active" else None
         left = Due(seats=set(), ready=True, attempts=work.attempts)
@@ -253,7 +266,7 @@ class Delivery(ServiceState):
         recent = self._recent[match.id].copy() if match.id in self._recent else presenter.Recent()
         try:
             await self._announce_rounds(match, state, seats, chat_lang)
-            table = await self._render(presenter.table, match, state, seats, chat_lang, recent,
+            table = await self._render(presenter.table_parts, match, state, seats, chat_lang, recent,
                                        self.images[match.platform])
             await self._show(match, "table", None, match.chat_id, table)
         except Exception as error:
@@ -270,7 +283,7 @@ class Delivery(ServiceState):
         first = self._announce.get(match.id)
         if first is None:
             return
-        for message in await self._render(presenter.round_ends, match, state, seats, lang, first,
+        for message in await self._render_all(presenter.round_ends_parts, match, state, seats, lang, first,
                                           self.images[match.platform]):
             await self.transports[match.platform].send(match.chat_id, message)
             first += 1
@@ -280,17 +293,17 @@ class Delivery(ServiceState):
     async def _ping(self, match: Match, seat: Seat, user_id: str) -> None:
         """A short text in the private chat that makes the phone ring; the previous one is deleted first."""
         transport = self.transports[match.platform]
-        old = await self.store.get_message(match.platform, "ping", match_id=match.id, seat=seat.seat)
+        old = await self._slot(match.platform, "ping", match.id, seat.seat)
         if old is not None:
             try:
                 await transport.delete(old.chat_id, old.message_id)
             except MessageGone:
                 pass
-            await self.store.delete_message(old.id)
+            await self._slot_delete(old)
         lang = await self._player_lang(match, seat)
         text = t(lang, "ping.turn", game=game_name(lang, match.game))
         message_id = await transport.send(user_id, OutMessage(text, ping=True))
-        await self.store.save_message(match.platform, user_id, message_id, "ping", match_id=match.id, seat=seat.seat)
+        await self._slot_save(match.platform, user_id, message_id, "ping", match.id, seat.seat)
 
     async def _turn_notice(self, match: Match, state: dict[str, Any], seats: list[Seat], work: Due) -> None:
         """On platforms without pushed racks, one short mention of the player to move, replaced each turn —
@@ -308,7 +321,7 @@ class Delivery(ServiceState):
                 await transport.delete(old.chat_id, old.message_id)
             except MessageGone:
                 pass
-            await self.store.delete_message(old.id)
+            await self._slot_delete(old)
         if not wanted:
             return
         assert turn is not None
@@ -318,14 +331,13 @@ class Delivery(ServiceState):
         lang = await self._chat_lang(ChatRef(match.platform, match.chat_id))
         text = t(lang, "notice.turn", user=t(lang, "mention", user=player.user_id))
         message_id = await transport.send(match.chat_id, OutMessage(text, mention=player.user_id))
-        await self.store.save_message(match.platform, match.chat_id, message_id, "notice", match_id=match.id,
-                                      seat=turn)
+        await self._slot_save(match.platform, match.chat_id, message_id, "notice", match.id, turn)
 
     async def _rack_message(self, match: Match, state: dict[str, Any], seat: Seat) -> OutMessage:
         seats = await self._seats(match.id)
         lang = await self._player_lang(match, seat)
         pick = self._picks.get((match.id, seat.seat))
-        return await self._render(presenter.rack, match, state, seat, seats, lang, pick,
+        return await self._render(presenter.rack_parts, match, state, seat, seats, lang, pick,
                                   self.images[match.platform])
 
     async def _cmd_hand(self, actor: Actor, chat: ChatRef, player_id: int, lang: str, args: list[str]) -> Reply:
@@ -356,7 +368,7 @@ class Delivery(ServiceState):
                     new: bool = False) -> None:
         """Edit the message in this slot, or send it (and remember it) when there is none or it is gone."""
         transport = self.transports[match.platform]
-        old = await self.store.get_message(match.platform, kind, match_id=match.id, seat=seat)
+        old = await self._slot(match.platform, kind, match.id, seat)
         if old is not None and not new and old.chat_id == str(chat_id):
             try:
                 await transport.edit(old.chat_id, old.message_id, message)
@@ -364,7 +376,7 @@ class Delivery(ServiceState):
             except MessageGone:
                 pass
         message_id = await transport.send(chat_id, message)
-        await self.store.save_message(match.platform, chat_id, message_id, kind, match_id=match.id, seat=seat)
+        await self._slot_save(match.platform, str(chat_id), message_id, kind, match.id, seat)
         if new and old is not None and old.chat_id == str(chat_id):  # one live message per slot: the old one goes
             try:
                 await transport.delete(old.chat_id, old.message_id)

@@ -13,8 +13,6 @@ then (decision: a game no chat rates still has a leaderboard).
 
 from __future__ import annotations
 
-import asyncio
-import functools
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -232,8 +230,8 @@ class Ladder(ServiceState):
                      in_place=True)
 
     async def _render_pool_call(self, function: Callable[..., bytes], *args: Any) -> bytes:
-        """A picture drawn on the render thread, as every other picture is (state.py `_render`)."""
-        return await asyncio.get_running_loop().run_in_executor(self._render_pool, functools.partial(function, *args))
+        """A picture drawn off the loop by the render workers, as every other picture is (bot/core/pictures.py)."""
+        return await self.pictures.call(function, *args)
 
     # ---- a finished match ---------------------------------------------------------------------------------------
     async def _after_finish(self, match_id: int) -> None:

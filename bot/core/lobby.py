@@ -289,6 +289,7 @@ class Lobby(Coins):
         table_msg = await self.store.get_message(match.platform, "table", match_id=match.id)
         if table_msg is not None:
             await self._send(match.platform, match.chat_id, OutMessage(t(chat_lang, "table.cancelled")))
+        self._finished(match.id)  # its last screen is out: nothing of it stays in memory
         return Reply(t(lang, "lobby.cancelled"))
 
     async def _start(self, match: Match, seats: list[Seat], actor: Actor, player_id: int, lang: str) -> Reply:
@@ -321,6 +322,7 @@ class Lobby(Coins):
             await self.store.coins(seat.player_id, self.coin_grants)
         try:
             match = await self._seat_write(self.store.start_match, match.id, game.to_json(state), deadline)
+            self._timer_due(match.deadline)
         except NotEnoughCoins as short:
             short_seats = [seat for seat in seats if seat.player_id in short.player_ids]
             names = t(lang, "sep.list").join(seat.display_name or "?" for seat in short_seats)

@@ -167,6 +167,7 @@ class Play(ServiceState):
                                             deadline, finished_result=result if result["over"] else None,
                                             record_stats=ui_for(match.game).counts_in_stats(match.options),
                                             places=places, sides=sides)
+        self._timer_due(match.deadline)  # the next turn's deadline, now stored
         if match.status == "finished":
             await self._after_finish(match.id)
         self._moved(match.id, seat)
@@ -215,6 +216,7 @@ class Play(ServiceState):
                 seats = await self._seats(match.id)
                 match = await self.store.set_deadline(match.id, await self._deadline_for(
                     match, game.from_json(match.snapshot), seats))
+                self._timer_due(match.deadline)
                 self._schedule(match, changed_seats={seat.seat}, new_turn=False)
             return Reply(t(lang, "back.welcome"))
 

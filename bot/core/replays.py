@@ -95,7 +95,7 @@ class Replays(ServiceState):
         chat_lang = lang if chat.private else await self._chat_lang(chat)
         images = self.images.get(chat.platform, False)
         try:
-            message = await self._render(replay_message, match, seats, moves, chat_lang, images)
+            message = await self._render_message(replay_message, match, seats, moves, chat_lang, images)
         except replay.ReplayMismatch:
             log.warning("match %s: no replay", match.id, exc_info=True)
             return Reply(t(lang, "replay.broken", id=match.id), alert=True, kind=ERROR)

@@ -8,24 +8,25 @@ writes one: a button press then costs a few database round trips instead of doze
 from __future__ import annotations
 
 import asyncio
-import functools
 import logging
 import random
 import time
 from collections import defaultdict
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
 from typing import Any
 
 from bot import presenter
+from bot.core.pictures import Pictures
 from bot.games import ui_for
 from bot.i18n import normalize, pick_language
 from bot.messages import Actor, ChatRef, OutMessage, Transport
 from storage import Store
 from storage.coins import CoinGrants
-from storage.models import Chat, Match, Player, Seat
+from storage.models import Chat, Match, Message, Player, Seat
 
 log = logging.getLogger(__name__)
+WAKE_SLACK = 0.05  # seconds: a time this little before the timer loop's planned wake is its own plan (rounding)
 
 
 class ServiceState:
@@ -38,6 +39,7 @@ class ServiceState:
         bot_delay: float = 0.0,
         coin_grants: CoinGrants | None = None,
         operators: frozenset[tuple[str, str]] = frozenset(),
+        render_processes: int = 0,
     ) -> None:
         self.store = store
         self.operators = operators  # (platform, user id) of who may schedule tournaments (MAJLIS_OPERATORS)
@@ -59,10 +61,17 @@ class ServiceState:
         self.bot_delay = bot_delay
         self._hand_sizes: dict[int, list[int] | None] = {}
         self._no_call: dict[tuple[int, int], int] = {}  # (match, seat) -> version of a refused Tunj! call
-        self._render_pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="render")
+        # Pictures are drawn by worker processes (render_processes > 0: production uses the spare cores) or one
+        # render thread (0: tests, the console); each distinct picture once (bot/core/pictures.py).
+        self.pictures = Pictures(render_processes)
         # Delivery (bot.core.delivery): what each match still owes its screens, which are being shown now, and when
         # each group's table was last edited.
+        # The message in each of a match's slots (platform, kind, match, seat) -> Message or None (none yet). The
+        # service is the only writer of its slots, so they are read from the database once per live match.
+        self._slots: dict[tuple[str, str, int, int | None], Message | None] = {}
         self._due: dict[int, Any] = {}
+        self._told_min = float("inf")  # the earliest time told to the timer loop while it was awake
+        self._timers_wake_at = float("-inf")  # when the timer loop plans to wake; -inf: it is awake (or not run)
         self._delivering: set[int] = set()
         self._table_at: dict[tuple[str, str], float] = {}
         # The ladder (bot.core.ladder): what each just-finished match still has to tell its chat after the table.
@@ -70,6 +79,18 @@ class ServiceState:
         self._replayed: dict[tuple[str, str, int], float] = {}  # (platform, chat, match) -> when its replay was posted
         self._tournament_locks: dict[int, asyncio.Lock] = defaultdict(asyncio.Lock)  # one bracket change at a time
         self._cards_shut: set[int] = set()  # tournaments whose cards were redrawn when registration closed
+
+    def _timer_due(self, at: float | None) -> None:
+        """Something must happen at `at`: a turn deadline just written, a retry, a coalesced table edit. The
+        timer loop is woken only when that is earlier than it planned to wake — not on every move; while it is
+        awake the time is kept for its next plan (`_told_min`). Called after the write, so a woken loop reads it."""
+        if at is None:
+            return
+        self._told_min = min(self._told_min, at)
+        if at < self._timers_wake_at - WAKE_SLACK:
+            wake = getattr(self, "_timers_changed", None)
+            if wake is not None:
+                wake.set()
 
     def _fresh_seats(self) -> None:
         """Each update starts from the database's seats (another tool may have changed them); within one update
@@ -164,6 +185,35 @@ class ServiceState:
         if kept is not None:
             self._picks[(match.id, seat)] = kept
 
+    async def _slot(self, platform: str, kind: str, match_id: int, seat: int | None) -> Message | None:
+        key = (platform, kind, match_id, seat)
+        if key not in self._slots:
+            self._slots[key] = await self.store.get_message(platform, kind, match_id=match_id, seat=seat)
+        return self._slots[key]
+
+    async def _slot_save(self, platform: str, chat_id: str, message_id: str, kind: str, match_id: int,
+                         seat: int | None) -> None:
+        key = (platform, kind, match_id, seat)
+        self._slots.pop(key, None)  # unknown until written: a failed write must not leave a guess behind
+        self._slots[key] = await self.store.save_message(platform, chat_id, message_id, kind, match_id=match_id,
+                                                         seat=seat)
+
+    async def _slot_delete(self, message: Message) -> None:
+        for key in [key for key, known in self._slots.items() if known is not None and known.id == message.id]:
+            del self._slots[key]
+        await self.store.delete_message(message.id)
+
+    def _finished(self, match_id: int) -> None:
+        """A finished match whose last state is delivered: drop everything kept for it in memory (a later
+        /hand or restart reads the database again)."""
+        self._forget(match_id)
+        self._due.pop(match_id, None)
+        for key in [key for key in self._slots if key[2] == match_id]:
+            del self._slots[key]
+        lock = self._locks.get(match_id)
+        if lock is not None and not lock.locked():
+            del self._locks[match_id]
+
     def _forget(self, match_id: int) -> None:
         for key in [key for key in self._no_call if key[0] == match_id]:
             del self._no_call[key]
@@ -180,11 +230,25 @@ class ServiceState:
     async def _tell_news(self, match_id: int, platform: str, chat_id: str, lang: str) -> None:
         """Post what a finished match has to tell after its final table (bot.core.ladder)."""
 
-    async def _render(self, build: Callable[..., OutMessage], *args: Any) -> OutMessage:
-        """Build a message with its picture on the render thread: the event loop keeps answering other chats
-        meanwhile, and one thread means Pillow's font objects are never used by two threads at once."""
-        return await asyncio.get_running_loop().run_in_executor(self._render_pool, functools.partial(build, *args))
+    async def _render(self, build: Callable[..., presenter.Parts], *args: Any) -> OutMessage:
+        """Build a message (`presenter.*_parts`) and draw its picture off the event loop (bot/core/pictures.py):
+        the loop keeps answering other chats meanwhile."""
+        message, picture = build(*args)
+        if picture is None:
+            return message
+        return replace(message, image=await self.pictures.draw(picture))
+
+    async def _render_message(self, build: Callable[..., OutMessage], *args: Any) -> OutMessage:
+        """A builder that draws inside the message it builds (a replay's animation): on the render thread."""
+        return await self.pictures.in_thread(build, *args)
+
+    async def _render_all(self, build: Callable[..., list[presenter.Parts]], *args: Any) -> list[OutMessage]:
+        """`_render` for a builder of several messages (the score sheets of finished rounds), drawn at once."""
+        parts = build(*args)
+        images = await asyncio.gather(*(self.pictures.draw(picture) for _, picture in parts if picture is not None))
+        drawn = iter(images)
+        return [message if picture is None else replace(message, image=next(drawn)) for message, picture in parts]
 
     async def _render_bytes(self, draw: Callable[..., bytes], *args: Any) -> bytes:
-        """A picture on the render thread, as `_render` does for whole messages."""
-        return await asyncio.get_running_loop().run_in_executor(self._render_pool, functools.partial(draw, *args))
+        """A picture drawn off the loop by the render workers, as `_render` does for whole messages."""
+        return await self.pictures.call(draw, *args)

@@ -20,6 +20,7 @@ from storage.models import Match, Seat
 log = logging.getLogger(__name__)
 
 AWAY_AFTER_TIMEOUTS = 2
+MAX_SLEEP = 30.0  # seconds the timer loop sleeps at most with nothing due (a deadline written by another process)
 
 
 class Timers(ServiceState):
@@ -34,19 +35,44 @@ class Timers(ServiceState):
         await self.deliver()
         return fired
 
-    async def run_timers(self, interval: float = 1.0) -> None:
-        """The production timer loop (tests call `tick` with a controlled clock instead). `stop_timers` ends it
-        between two ticks, so a tick's transactions are never cut in half."""
+    async def run_timers(self, interval: float = MAX_SLEEP) -> None:
+        """The production timer loop (tests call `tick` with a controlled clock instead): tick, then sleep until
+        the next turn deadline or waiting delivery — at most `interval` seconds (a deadline another process
+        wrote is seen within it) — or until a move or a delivery tells it of an earlier time (`_timer_due`).
+        An idle bot wakes once per `interval`, not once a second. `stop_timers` ends it between two ticks, so
+        a tick's transactions are never cut in half."""
         self._stop_timers = asyncio.Event()
+        self._timers_changed = asyncio.Event()
         while not self._stop_timers.is_set():
+            self._timers_changed.clear()
+            self._timers_wake_at = float("-inf")  # awake: a time told meanwhile is kept in _told_min
+            self._told_min = float("inf")
             try:
                 await self.tick()
+                wait = await self._until_next(interval)
+                wait = min(wait, max(0.0, self._told_min - self.clock()))
             except Exception:  # a bad match must not stop every other table's timers
                 log.exception("timer tick failed")
+                wait = min(interval, 1.0)
+            if wait <= 0:
+                # Still past due right after a tick: held by a move or a delivery under way (or stuck); look again
+                # in a second, as the loop always did, rather than spin.
+                wait = min(interval, 1.0)
+            self._timers_wake_at = self.clock() + wait
+            stop = asyncio.ensure_future(self._stop_timers.wait())
+            changed = asyncio.ensure_future(self._timers_changed.wait())
             try:
-                await asyncio.wait_for(self._stop_timers.wait(), interval)
-            except TimeoutError:
-                pass
+                await asyncio.wait({stop, changed}, timeout=wait, return_when=asyncio.FIRST_COMPLETED)
+            finally:
+                stop.cancel()
+                changed.cancel()
+
+    async def _until_next(self, longest: float) -> float:
+        """Seconds until the earliest stored turn deadline or waiting delivery, at most `longest`."""
+        times = [at for at in (await self.store.next_deadline(), self.next_delivery_at()) if at is not None]
+        if not times:
+            return longest
+        return max(0.0, min(longest, min(times) - self.clock()))
 
     def stop_timers(self) -> None:
         stop = getattr(self, "_stop_timers", None)
@@ -89,6 +115,7 @@ class Timers(ServiceState):
                 await self.store.set_deadline(match.id, deadline, expected_version=match.version)
             except StaleVersion:
                 return t(lang, "timer.next")
+            self._timer_due(deadline)
         return t(lang, "timer.now")
 
     async def _deadline_for(self, match: Match, state: dict[str, Any], seats: list[Seat]) -> float | None:

@@ -1,0 +1,179 @@
+"""Drawing the pictures of messages off the event loop, each distinct picture once.
+
+Pillow work is the heaviest part of a move, and in a thread it holds the interpreter lock against the event loop:
+with `processes` > 0 pictures are drawn in a pool of worker processes (each with its own Pillow objects and learned
+palettes), so a second core draws while the loop answers players. With 0 (tests, the console) one render thread
+draws, as before.
+
+A `Picture` is plain data whose key is a digest of everything drawn, so a picture asked for again (a rack whose hand
+did not change while its keyboard did, a table the same after a refused edit, a retry) is taken from a small cache
+bounded in bytes instead of drawn again, and a picture already being drawn is awaited, not drawn twice. The key
+covers the whole drawn view, so a cached picture is only ever served for a view that draws exactly those bytes: a
+rack of one seat cannot come back for another seat whose view differs in anything.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+import logging
+import multiprocessing
+import os
+import sys
+from collections import OrderedDict
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any, TypeVar
+
+import renderers
+from renderers.picture import Picture, draw
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+
+CACHE_BYTES = 8 * 2**20  # about 300 pictures of ~26 KiB: the live racks and tables of the busiest moments
+
+
+def default_processes() -> int:
+    """Render processes for a production bot: every core but the one the event loop runs on (at least one)."""
+    return max(1, (os.cpu_count() or 1) - 1)
+
+
+def _warm_worker(games: tuple[str, ...]) -> None:
+    """A worker process's start: learn the games' palettes once, so no player waits for it on a first picture."""
+    renderers.warm(games)
+
+
+def _ready() -> bool:
+    return True
+
+
+@contextlib.contextmanager
+def _lean_children() -> Iterator[None]:
+    """While worker processes may start: hide where the main module is, so a spawned worker does not import it
+    (multiprocessing re-imports `__main__` in every child: for `majlis run` or a bench that is the whole bot,
+    its chat library and database code, tens of MiB per worker that only draws). The workers need only what
+    `draw` pickles by reference: renderers."""
+    main = sys.modules.get("__main__")
+    if main is None:
+        yield
+        return
+    saved = {name: main.__dict__[name] for name in ("__file__", "__spec__") if name in main.__dict__}
+    main.__dict__.pop("__file__", None)
+    main.__dict__["__spec__"] = None
+    try:
+        yield
+    finally:
+        main.__dict__.pop("__spec__", None)
+        main.__dict__.update(saved)
+
+
+class Pictures:
+    def __init__(self, processes: int = 0, *, cache_bytes: int = CACHE_BYTES, games: Iterable[str] = ()) -> None:
+        self.processes = processes
+        self._games = tuple(games)
+        self._executor = self._new_executor()
+        # Builders that draw inside whole messages (a replay's animation) run on one render thread of this process.
+        self._thread: Executor = self._executor if processes <= 0 else ThreadPoolExecutor(
+            max_workers=1, thread_name_prefix="render")
+        self._cache: OrderedDict[str, bytes] = OrderedDict()
+        self._cache_bytes = cache_bytes
+        self._size = 0
+        self._drawing: dict[str, asyncio.Future[bytes]] = {}
+        self.drawn = 0  # pictures actually drawn (tests and the bench read these)
+        self.reused = 0  # pictures served from the cache or from a drawing already under way
+
+    def _new_executor(self) -> Executor:
+        if self.processes <= 0:
+            # One thread: Pillow's font objects are never used by two threads at once.
+            return ThreadPoolExecutor(max_workers=1, thread_name_prefix="render")
+        # spawn, not fork: the parent has threads (the database's, maybe a render thread) a fork would copy
+        # mid-operation.
+        return ProcessPoolExecutor(max_workers=self.processes, mp_context=multiprocessing.get_context("spawn"),
+                                   initializer=_warm_worker, initargs=(self._games,))
+
+    async def draw(self, picture: Picture) -> bytes:
+        """The picture's PNG bytes: from the cache, from a drawing of the same picture under way, or drawn now."""
+        key = picture.key()
+        cached = self._cache.get(key)
+        if cached is not None:
+            self._cache.move_to_end(key)
+            self.reused += 1
+            return cached
+        running = self._drawing.get(key)
+        if running is not None:
+            self.reused += 1
+            return await asyncio.shield(running)
+        future: asyncio.Future[bytes] = asyncio.get_running_loop().create_future()
+        self._drawing[key] = future
+        try:
+            data = await self._run(picture)
+        except BaseException as error:
+            if not future.done():
+                if isinstance(error, asyncio.CancelledError):
+                    future.cancel()
+                else:
+                    future.set_exception(error)
+                    future.exception()  # retrieved: nobody else may be waiting for it
+            raise
+        finally:
+            self._drawing.pop(key, None)
+        future.set_result(data)
+        self.drawn += 1
+        self._keep(key, data)
+        return data
+
+    async def call(self, function: Callable[..., bytes], *args: Any) -> bytes:
+        """Any other picture (a module-level renderer function and picklable arguments, e.g. a /stats card):
+        drawn off the loop in the same workers, not cached."""
+        return await self._submit(function, *args)
+
+    async def in_thread(self, function: Callable[..., T], *args: Any) -> T:
+        """Run a builder that draws as it builds (its result is not plain picture bytes) on the render thread."""
+        return await asyncio.get_running_loop().run_in_executor(self._thread, functools.partial(function, *args))
+
+    def _submit(self, function: Callable[..., T], *args: Any) -> asyncio.Future[T]:
+        """Hand a job to the executor (a submit may start a worker process: it must start lean)."""
+        with _lean_children():
+            return asyncio.get_running_loop().run_in_executor(self._executor, function, *args)
+
+    async def _run(self, picture: Picture) -> bytes:
+        try:
+            return await self._submit(draw, picture)
+        except BrokenProcessPool:  # a worker died (killed, out of memory): a fresh pool, and one more try
+            log.warning("the render pool broke; starting a new one")
+            self._executor.shutdown(wait=False, cancel_futures=True)
+            self._executor = self._new_executor()
+            return await self._submit(draw, picture)
+
+    def _keep(self, key: str, data: bytes) -> None:
+        if len(data) > self._cache_bytes:
+            return
+        self._cache[key] = data
+        self._size += len(data)
+        while self._size > self._cache_bytes:
+            _, dropped = self._cache.popitem(last=False)
+            self._size -= len(dropped)
+
+    @property
+    def cached_bytes(self) -> int:
+        return self._size
+
+    async def warm(self, games: Iterable[str]) -> None:
+        """Before the first player: learn the palettes (in the render thread), or start every worker process
+        (each learns them as it starts)."""
+        if self.processes <= 0:
+            await self._submit(renderers.warm, tuple(games))
+            return
+        if tuple(games) != self._games:
+            self._games = tuple(games)
+            self._executor.shutdown(wait=False)
+            self._executor = self._new_executor()
+        await asyncio.gather(*(self._submit(_ready) for _ in range(self.processes)))
+
+    def close(self) -> None:
+        self._executor.shutdown(wait=True)
+        if self._thread is not self._executor:
+            self._thread.shutdown(wait=True)
