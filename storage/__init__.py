@@ -1,4 +1,5 @@
-"""Persistence for Majlis: players, chats, matches with their seats and move log, messages and stats (SQLite)."""
+"""Persistence for Majlis: players, chats, matches with their seats and move log, messages and stats (SQLite by
+default, or PostgreSQL for several workers; SQLAlchemy Core statements, Alembic migrations)."""
 
 from storage.errors import (
     AlreadySeated,
