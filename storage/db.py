@@ -97,7 +97,8 @@ class Database:
         if self.dialect != "sqlite":
             raise ValueError(f"PRAGMA {name}: only SQLite has pragmas")
         async with self.transaction(write=False) as db:
-            row = (await db.exec_driver_sql(f"PRAGMA {name}")).first()
+            result = await db.exec_driver_sql(f"PRAGMA {name}")
+            row = result.first() if result.returns_rows else None  # an unknown pragma returns nothing at all
         return None if row is None else row[0]
 
     @asynccontextmanager
@@ -111,6 +112,8 @@ class Database:
         """
         task = asyncio.current_task()
         assert task is not None
+        if self._closed:
+            raise ValueError("the store is closed")
         conn = self._active.get(task)
         if conn is not None:
             async with conn.begin_nested():
@@ -119,7 +122,7 @@ class Database:
         if self._shared is not None:
             async with self._lock:
                 if self._closed:
-                    raise RuntimeError("the store is closed")
+                    raise ValueError("the store is closed")
                 await self._shared.execution_options(**{_BEGIN: "BEGIN IMMEDIATE" if write else "BEGIN"})
                 async with self._in(task, self._shared) as conn:
                     yield conn

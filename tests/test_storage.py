@@ -329,9 +329,9 @@ async def test_failed_inner_call_rolls_back_only_itself(store: Store) -> None:
 
 
 async def test_other_tasks_wait_for_a_transaction(store: Store) -> None:
-    """SQLite's one connection: the reader asks while the writer holds its transaction; the writer then makes one more round trip to the
-    database. Were the reader not held back by the lock, its query would reach the connection first and finish
-    before "writer out"."""
+    """SQLite's one connection: the reader asks while the writer holds its transaction; the writer then makes one
+    more round trip to the database. Were the reader not held back by the lock, its query would reach the
+    connection first and finish before "writer out"."""
     if store.dialect != "sqlite":
         pytest.skip("PostgreSQL gives each transaction its own connection: readers do not wait for writers")
     order: list[str] = []
