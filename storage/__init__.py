@@ -8,6 +8,7 @@ from storage.errors import (
     StaleVersion,
     StoreError,
     TableBusy,
+    TableFull,
     WrongStatus,
 )
 from storage.models import CHAT_DEFAULTS, Chat, GameStats, LeaderRow, Match, Message, MoveRecord, Player, Seat
@@ -17,5 +18,6 @@ from storage.url import database_path
 __all__ = [
     "CHAT_DEFAULTS", "AlreadySeated", "Chat", "GameStats", "LeaderRow", "Match", "Message", "MoveRecord",
     "NotFound", "Player", "SchemaTooNew", "Seat", "StaleVersion", "Store", "StoreError", "TableBusy",
+    "TableFull",
     "WrongStatus", "database_path",
 ]

@@ -11,7 +11,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from storage.coins import CoinOps
 from storage.db import Row
-from storage.errors import AlreadySeated, NotFound, StaleVersion, TableBusy, WrongStatus
+from storage.errors import AlreadySeated, NotFound, StaleVersion, TableBusy, TableFull, WrongStatus
 from storage.models import Match, MoveRecord, Seat, dumps
 from storage.ratings import RatingOps
 from storage.schema import matches, moves, players, seats
@@ -99,6 +99,26 @@ class MatchOps(StatsOps, CoinOps, RatingOps):
                 .order_by(matches.c.deadline))
         return [(row["id"], row["version"]) for row in rows]
 
+    async def claim_due_timers(self, now: float, lease: float, limit: int = 100) -> list[tuple[int, int]]:
+        """(match id, version) of due turn timers that this worker now owns, oldest deadline first.
+
+        Several workers tick at once: each claims the due rows it can lock (FOR UPDATE SKIP LOCKED: rows another
+        worker is claiming, or a match being moved right now, are skipped rather than waited for) and pushes their
+        deadline `lease` seconds on in the same transaction, so no other worker sees them due meanwhile. The
+        claimer fires the timeout with the version it claimed; the move's version check makes it apply once even
+        if the lease ran out. A worker killed after claiming leaves the deadline at the lease's end: another
+        worker fires it then. (SQLite: one writer at a time already, the lock clause is left out.)
+        """
+        async with self.transaction() as db:
+            rows = await self._all(
+                db, select(matches.c.id, matches.c.version)
+                .where(matches.c.status == "active", matches.c.deadline.is_not(None), matches.c.deadline <= now)
+                .order_by(matches.c.deadline).limit(limit).with_for_update(skip_locked=True))
+            if rows:
+                await db.execute(update(matches).where(matches.c.id.in_([row["id"] for row in rows]))
+                                 .values(deadline=now + lease))
+        return [(row["id"], row["version"]) for row in rows]
+
     async def active_matches(self, platform: str | None = None) -> list[Match]:
         """Every match in play (optionally on one platform), oldest first: what to resume timers for on start-up."""
         async with self.transaction(write=False) as db:
@@ -140,18 +160,24 @@ class MatchOps(StatsOps, CoinOps, RatingOps):
         snapshot: dict[str, Any],
         deadline: float | None,
         seat_order: Sequence[int] | None = None,
+        *,
+        seat_count: int | None = None,
     ) -> Match:
         """Move a lobby into play at version 0 with the engine's initial state.
 
         `seat_order[i]` is the lobby seat that becomes seat i (a shuffle chosen by the service, which must have
         built `snapshot` for that order). Every seat must be taken by a player or a bot. At a coin table every
         human seat's stake goes into the pot in the same transaction (NotEnoughCoins, and no start, if one is short).
+        With `seat_count` (the seats `snapshot` was dealt for), WrongStatus if the lobby has another number by now:
+        a seat taken or left through another worker since the caller read them.
         """
         async with self.transaction() as db:
             await self._require(db, match_id, "lobby")
             count = await self._seat_count(db, match_id)
             if count == 0:
                 raise WrongStatus(f"match {match_id} has no seats")
+            if seat_count is not None and count != seat_count:
+                raise WrongStatus(f"match {match_id} has {count} seats now, not {seat_count}")
             if seat_order is not None:
                 order = list(seat_order)
                 if sorted(order) != list(range(count)):
@@ -261,12 +287,17 @@ class MatchOps(StatsOps, CoinOps, RatingOps):
 
     # ---- seats ---------------------------------------------------------------------------------------------
 
-    async def add_seat(self, match_id: int, player_id: int | None = None, bot_level: str | None = None) -> Seat:
-        """Seat a player or a bot (exactly one of the two) at the next free index of a lobby."""
+    async def add_seat(self, match_id: int, player_id: int | None = None, bot_level: str | None = None, *,
+                       max_seats: int | None = None) -> Seat:
+        """Seat a player or a bot (exactly one of the two) at the next free index of a lobby; with `max_seats`,
+        TableFull when that many are taken (checked under the lobby's lock: two workers seating the last place at
+        once seat one)."""
         if (player_id is None) == (bot_level is None):
             raise ValueError("a seat takes exactly one of player_id and bot_level")
         async with self.transaction() as db:
             await self._require(db, match_id, "lobby")
+            if max_seats is not None and await self._seat_count(db, match_id) >= max_seats:
+                raise TableFull(f"match {match_id} has its {max_seats} seats taken")
             if player_id is not None:
                 taken = await self._one(db, select(seats.c.seat).where(seats.c.match_id == match_id,
                                                                        seats.c.player_id == player_id))

@@ -92,7 +92,7 @@ async def test_a_database_of_every_legacy_version_migrates_with_every_row_kept(t
         expected = []
         for row in (row for name, row in written if name == table):
             row = dict(row)
-            for added_in, tables in ADDED.items():
+            for tables in ADDED.values():
                 for column, value in tables.get(table, {}).items():
                     if column not in row:
                         if value == "by status":  # version 4 marks ended matches delivered, open ones owed
