@@ -4,6 +4,8 @@ production turn-timer loop, with the platform's API recorded, not sent.
 
     .venv/bin/python bench/pipeline.py [--game kenza|canasta|tunj|konkan_cards|konkan_tiles] [--matches 50]
                                        [--moves 20] [--think SECONDS] [--platform telegram|discord] [--tracemalloc]
+    .venv/bin/python bench/pipeline.py --workers N --database postgresql://... [--matches 20] [--moves 20]
+                                       (N worker processes on one database: bench/workers.py)
 
 Tables (bench/pipeline_games.py): Kenza for 2; Canasta `duo` (variant=duo target=2500); Tunj for 2; Konkan (cards)
 for 2 (konkan51); Konkan tiles 1v1 (mode=private). Kenza's human presses the first move button of its rack, read from
@@ -339,6 +341,12 @@ def report(args: argparse.Namespace, table: Table, result: Run) -> None:
 
 
 def main() -> None:
+    if "--workers" in sys.argv or "--database" in sys.argv:
+        # Several processes on one database: bench/workers.py (Kenza through the service, no platform adapter).
+        from bench.workers import main as workers_main
+
+        workers_main(sys.argv[1:])
+        return
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--game", choices=sorted(TABLES), default="kenza")
     parser.add_argument("--matches", "-n", type=int, default=50)

@@ -80,7 +80,12 @@ class PlayerOps(Database):
 
 class ChatOps(Database):
     async def get_chat(self, platform: str, chat_id: str | int) -> Chat:
-        """The chat's settings, creating its row on first use so later updates are plain UPDATEs."""
+        """The chat's settings, creating its row on first use so later updates are plain UPDATEs. (Read first: every
+        update reads its chat, and only the first ever needs the write.)"""
+        async with self.transaction(write=False) as db:
+            row = await self._one(db, select(chats).where(*self._chat_key(platform, str(chat_id))))
+        if row is not None:
+            return Chat.from_row(row)
         async with self.transaction() as db:
             await db.execute(upsert(self.dialect, chats)
                              .values(platform=platform, chat_id=str(chat_id), defaults="{}", created=self._now())

@@ -11,12 +11,8 @@ set it to 100 for the full run.
 from __future__ import annotations
 
 import asyncio
-import itertools
-import json
 import os
 import random
-import signal
-import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -25,86 +21,17 @@ import pytest
 
 import engine
 import engine.bots
-from bot import callbacks, presenter
+from bot import callbacks
 from storage import Store
 from storage.models import Match
 from tests.engines import create_schema, drop_schema, fresh_schema_url
+from tests.worker_pool import Worker, rack_presses
 
-WORKER = Path(__file__).resolve().parent / "mp_worker.py"
 MATCHES = int(os.environ.get("MAJLIS_WORKERS_TEST_MATCHES", "20"))
 GAME, OPTIONS = "kenza", ["target=101"]
 START = 1_000_000.0
 TIMER_EVERY = 6  # rounds of moves between two timer phases
 PAST_ANY_TIMER = 3600.0
-
-
-class Worker:
-    """A worker process and the requests it has not answered yet."""
-
-    def __init__(self, url: str, name: str, log: Path) -> None:
-        self.url, self.name, self.log = url, name, log
-        self.ids = itertools.count()
-        self.waiting: dict[int, asyncio.Future[dict[str, Any] | None]] = {}
-        self.process: asyncio.subprocess.Process | None = None
-        self.reader: asyncio.Task[None] | None = None
-        self.starts = 0
-
-    async def start(self, now: float) -> None:
-        self.starts += 1
-        with self.log.open("a") as err:
-            self.process = await asyncio.create_subprocess_exec(
-                sys.executable, str(WORKER), self.url, f"{self.name}-{self.starts}", str(now),
-                stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, stderr=err)
-        assert self.process.stdout is not None
-        ready = await asyncio.wait_for(self.process.stdout.readline(), 60)
-        assert json.loads(ready) == {"ready": f"{self.name}-{self.starts}"}, ready
-        self.reader = asyncio.create_task(self._read(self.process))
-
-    async def _read(self, process: asyncio.subprocess.Process) -> None:
-        assert process.stdout is not None
-        while line := await process.stdout.readline():
-            answer = json.loads(line)
-            future = self.waiting.pop(answer.pop("id"), None)
-            if future is not None and not future.done():
-                future.set_result(answer)
-        for future in self.waiting.values():  # the process is gone: these will never be answered
-            if not future.done():
-                future.set_result(None)
-        self.waiting.clear()
-
-    async def ask(self, request: dict[str, Any]) -> dict[str, Any] | None:
-        """The worker's answer, or None if it died before answering."""
-        assert self.process is not None and self.process.stdin is not None
-        request_id = next(self.ids)
-        future: asyncio.Future[dict[str, Any] | None] = asyncio.get_running_loop().create_future()
-        self.waiting[request_id] = future
-        try:
-            self.process.stdin.write((json.dumps({"id": request_id, **request}) + "\n").encode())
-            await self.process.stdin.drain()
-        except (BrokenPipeError, ConnectionResetError):
-            self.waiting.pop(request_id, None)
-            return None
-        answer = await asyncio.wait_for(future, 120)
-        assert answer is None or "error" not in answer, f"{self.name}: {answer}"
-        return answer
-
-    async def kill(self) -> None:
-        assert self.process is not None and self.reader is not None
-        self.process.send_signal(signal.SIGKILL)
-        await self.process.wait()
-        await self.reader
-
-    async def stop(self) -> None:
-        if self.process is not None and self.process.returncode is None:
-            assert self.process.stdin is not None
-            self.process.stdin.close()
-            try:
-                await asyncio.wait_for(self.process.wait(), 30)
-            except TimeoutError:
-                self.process.kill()
-                await self.process.wait()
-        if self.reader is not None:
-            await self.reader
 
 
 @dataclass
@@ -207,12 +134,12 @@ async def _run(store: Store, workers: list[Worker], rng: random.Random) -> None:
         version = match.version
         # A button of the human's rack as drawn now (its code carries the version: a second press of it, on any
         # worker, is out of date); a move only reachable through a pick is typed instead, and never doubled.
-        buttons = presenter.button_moves(presenter.rack_buttons(match, state, table.seat, "en", None))
+        buttons = rack_presses(match, state, table.seat)
         if buttons:
-            index = table.rng.randrange(len(buttons))
-            chosen = str(game.parse_move(state, table.seat, buttons[index]))
+            code, shown = table.rng.choice(buttons)
+            chosen = str(game.parse_move(state, table.seat, shown))
             request = {"now": now, "op": "press", "user": table.user, "chat": table.user, "private": True,
-                       "data": presenter.move_code(match, index, None)}
+                       "data": code}
         else:
             chosen = bot.choose(game.view(state, table.seat), game.legal_moves(state, table.seat), table.rng)
             request = {"now": now, "op": "command", "user": table.user, "chat": table.chat, "name": "m",
