@@ -20,15 +20,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bot.messages import Actor, ChatRef  # noqa: E402
 from bot.service import Service  # noqa: E402
 from storage import Store  # noqa: E402
+from tests.clock import Clock  # noqa: E402
 from tests.fakes import FakeTransport  # noqa: E402
-
-
-class Clock:
-    def __init__(self, now: float) -> None:
-        self.now = now
-
-    def __call__(self) -> float:
-        return self.now
 
 
 async def handle(service: Service, clock: Clock, request: dict[str, Any]) -> dict[str, Any]:
