@@ -50,7 +50,7 @@ class Database:
         self._clock = clock
         self._lock = asyncio.Lock()  # SQLite: one transaction at a time on the one connection
         self._shared: AsyncConnection | None = None  # SQLite's one connection
-        self._active: dict[asyncio.Task[Any], AsyncConnection] = {}  # the task's open transaction
+        self._active: dict[asyncio.Task[Any], tuple[AsyncConnection, bool]] = {}  # the task's transaction, writes?
         self.migrations_applied: list[int] = []
         self._closed = False
 
@@ -66,7 +66,7 @@ class Database:
             engine = create_async_engine(target.url, poolclass=StaticPool)
             _sqlite_transactions(engine)
         else:
-            engine = create_async_engine(target.url, connect_args=target.connect_args, pool_pre_ping=True)
+            engine = create_async_engine(target.url, connect_args=target.connect_args)
         store = cls(engine, target, clock)
         try:
             if target.is_sqlite:
@@ -114,8 +114,14 @@ class Database:
         assert task is not None
         if self._closed:
             raise ValueError("the store is closed")
-        conn = self._active.get(task)
-        if conn is not None:
+        active = self._active.get(task)
+        if active is not None:
+            conn, writes = active
+            if not writes:
+                if write:
+                    raise RuntimeError("a write cannot be nested in a read-only transaction")
+                yield conn  # PostgreSQL reads run in autocommit: there is no transaction to nest in
+                return
             async with conn.begin_nested():
                 yield conn
             return
@@ -124,15 +130,26 @@ class Database:
                 if self._closed:
                     raise ValueError("the store is closed")
                 await self._shared.execution_options(**{_BEGIN: "BEGIN IMMEDIATE" if write else "BEGIN"})
-                async with self._in(task, self._shared) as conn:
+                async with self._in(task, self._shared, True) as conn:
                     yield conn
             return
-        async with self._engine.connect() as conn, self._in(task, conn):
-            yield conn
+        async with self._engine.connect() as conn:
+            if not write:
+                # PostgreSQL reads: READ COMMITTED gives each statement its own snapshot inside a transaction too,
+                # so BEGIN and COMMIT would only add two round trips to every read.
+                await conn.execution_options(isolation_level="AUTOCOMMIT")
+                self._active[task] = (conn, False)
+                try:
+                    yield conn
+                finally:
+                    del self._active[task]
+                return
+            async with self._in(task, conn, True):
+                yield conn
 
     @asynccontextmanager
-    async def _in(self, task: asyncio.Task[Any], conn: AsyncConnection) -> AsyncIterator[AsyncConnection]:
-        self._active[task] = conn
+    async def _in(self, task: asyncio.Task[Any], conn: AsyncConnection, writes: bool) -> AsyncIterator[AsyncConnection]:
+        self._active[task] = (conn, writes)
         try:
             async with conn.begin():
                 yield conn
