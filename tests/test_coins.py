@@ -290,7 +290,7 @@ async def test_a_balance_of_one_coin_is_said_in_the_singular_in_both_languages(s
     service, transport, store, clock = setup
     await service.command(ALI, GROUP, "coins")
     async with store.transaction() as db:
-        await db.execute("UPDATE coins SET balance = 1")
+        await db.execute(text("UPDATE coins SET balance = 1"))
     assert (await service.command(ALI, GROUP, "coins")).text.startswith("🪙 You have 1 coin. ")
     await service.command(ALI, GROUP, "lang", ["ar"])
     assert (await service.command(ALI, GROUP, "coins")).text.startswith("🪙 رصيدك عملة واحدة.")
