@@ -52,6 +52,7 @@ matches = Table(
     Column("result", Text),
     Column("delivered_version", Integer),
     Column("stake", Integer, nullable=False),
+    Column("rated", Integer, nullable=False),
 )
 
 seats = Table(
@@ -111,5 +112,50 @@ coin_ledger = Table(
     Column("match_id", Integer, ForeignKey("matches.id")),
     Column("delta", Integer, nullable=False),
     Column("reason", Text, nullable=False),
+    Column("at", Float, nullable=False),
+)
+
+rated_results = Table(
+    "rated_results", metadata,
+    Column("match_id", Integer, ForeignKey("matches.id"), primary_key=True),
+    Column("player_id", Integer, ForeignKey("players.id"), primary_key=True),
+    Column("seq", Integer, nullable=False),
+    Column("seat", Integer, nullable=False),
+    Column("game", Text, nullable=False),
+    Column("mode", Text, nullable=False),
+    Column("side", Integer, nullable=False),
+    Column("place", Integer, nullable=False),
+    Column("abandoned", Integer, nullable=False),
+    Column("points", Integer, nullable=False),
+    Column("outcome", Text, nullable=False),
+    Column("rating_before", Integer, nullable=False),
+    Column("mu", Float, nullable=False),
+    Column("sigma", Float, nullable=False),
+    Column("at", Float, nullable=False),
+)
+
+ratings = Table(
+    "ratings", metadata,
+    Column("player_id", Integer, ForeignKey("players.id"), primary_key=True),
+    Column("game", Text, primary_key=True),
+    Column("mode", Text, primary_key=True),
+    Column("mu", Float, nullable=False),
+    Column("sigma", Float, nullable=False),
+    Column("rating", Integer, nullable=False),
+    Column("matches", Integer, nullable=False),
+    Column("wins", Integer, nullable=False),
+    Column("draws", Integer, nullable=False),
+    Column("losses", Integer, nullable=False),
+    Column("points", Integer, nullable=False),
+    Column("streak", Integer, nullable=False),
+    Column("best_streak", Integer, nullable=False),
+    Column("updated", Float, nullable=False),
+)
+
+achievements = Table(
+    "achievements", metadata,
+    Column("player_id", Integer, ForeignKey("players.id"), primary_key=True),
+    Column("code", Text, primary_key=True),
+    Column("match_id", Integer, ForeignKey("matches.id")),
     Column("at", Float, nullable=False),
 )

@@ -50,11 +50,19 @@ ROWS: list[tuple[int, str, dict[str, object]]] = [
     (5, "coins", {"player_id": 1, "balance": 420, "grant_day": "2026-11-29"}),
     (5, "coin_ledger", {"id": 1, "player_id": 1, "match_id": None, "delta": 500, "reason": "start", "at": 1.0}),
     (5, "coin_ledger", {"id": 2, "player_id": 1, "match_id": 1, "delta": -80, "reason": "stake", "at": 2.0}),
+    (6, "ratings", {"player_id": 2, "game": "tunj", "mode": "pairs", "mu": 27.125, "sigma": 7.5, "rating": 1100,
+                    "matches": 1, "wins": 1, "draws": 0, "losses": 0, "points": 9, "streak": 1, "best_streak": 1,
+                    "updated": 1699000001.0}),
+    (6, "rated_results", {"match_id": 2, "player_id": 2, "seq": 1, "seat": 0, "game": "tunj", "mode": "pairs",
+                          "side": 0, "place": 1, "abandoned": 0, "points": 9, "outcome": "win", "rating_before": 1000,
+                          "mu": 27.125, "sigma": 7.5, "at": 1699000001.0}),
+    (6, "achievements", {"player_id": 2, "code": "first_win", "match_id": 2, "at": 1699000001.0}),
 ]
 # Columns later versions added, with what an upgraded row must read in them.
 ADDED = {2: {"players": {"client_language": None, "username": None}},
          4: {"matches": {"delivered_version": "by status"}},
-         5: {"matches": {"stake": 0}}}
+         5: {"matches": {"stake": 0}},
+         6: {"matches": {"rated": 0}}}
 
 
 async def _legacy_database(path: str, version: int) -> list[tuple[str, dict[str, object]]]:

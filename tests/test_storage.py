@@ -19,6 +19,7 @@ from storage import (
     database_path,
 )
 from storage.migrate import revision_numbers
+from tests.legacy_migrations import MIGRATIONS as LEGACY
 
 
 @pytest.fixture
@@ -42,7 +43,8 @@ async def _lobby(store: Store, chat: str = "c1", humans: int = 1, bots: int = 1)
 async def test_fresh_database_is_migrated_and_recorded(tmp_path: Path) -> None:
     path = tmp_path / "fresh.db"
     store = await Store.open(str(path))
-    assert store.migrations_applied == revision_numbers() == [1, 2, 3, 4, 5]
+    # every version of the hand-written runner has its revision, and nothing more yet
+    assert store.migrations_applied == revision_numbers() == list(range(1, len(LEGACY) + 1))
     await store.close()
     import sqlite3
     with sqlite3.connect(path) as conn:
