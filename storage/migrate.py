@@ -1,10 +1,10 @@
 """Bring a database's schema up to date with Alembic, including databases the hand-written runner created.
 
-Until Alembic took over, storage/migrations.py applied versions 1-5 and recorded them in its own `schema_version`
-table. Revisions 0001-0005 are those same versions (storage/revisions/ddl.py), so such a database is stamped at
+Until Alembic took over, storage/migrations.py applied versions 1-6 and recorded them in its own `schema_version`
+table. Revisions 0001-0006 are those same versions (storage/revisions/ddl.py), so such a database is stamped at
 the revision matching its highest recorded version and upgraded from there: nothing is re-run, nothing is lost.
-`schema_version` stays behind untouched (an older build opening the file would then still refuse it as too new
-only if it could read alembic_version, which it cannot: do not run old builds against a migrated database).
+`schema_version` stays behind, untouched; an older build reads only that table, so do not run one against a
+migrated database.
 
 The caller runs this inside a transaction that already excludes other migrators: SQLite's BEGIN IMMEDIATE, or on
 PostgreSQL an advisory lock, so two workers starting together take turns and the second finds nothing to do.

@@ -2,7 +2,7 @@
 
 Each revision writes its statements once, with `{ID}`, `{REAL}`, `{BIGINT}`, `{WITHOUT_ROWID}` and `{IFNULL}` where
 the engines differ. On SQLite the result is, character for character, what the hand-written runner (the former
-storage/migrations.py, versions 1-5, kept as tests/legacy_migrations.py) executed, so a database it created and one
+storage/migrations.py, versions 1-6, kept as tests/legacy_migrations.py) executed, so a database it created and one
 Alembic created are the same schema, and stamping the old one at its recorded version is exact. On PostgreSQL ids
 are identity columns, times are double precision (REAL there is a 4-byte float: a unix time would lose its
 seconds), seeds are 64-bit.
