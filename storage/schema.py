@@ -159,3 +159,54 @@ achievements = Table(
     Column("match_id", Integer, ForeignKey("matches.id")),
     Column("at", Float, nullable=False),
 )
+
+tournaments = Table(
+    "tournaments", metadata,
+    Column("id", Integer, primary_key=True),
+    Column("platform", Text, nullable=False),
+    Column("chat_id", Text, nullable=False),
+    Column("game", Text, nullable=False),
+    Column("mode", Text, nullable=False),
+    Column("options", Text, nullable=False),
+    Column("team_size", Integer, nullable=False),
+    Column("opens", Float, nullable=False),
+    Column("closes", Float, nullable=False),
+    Column("starts", Float, nullable=False),
+    Column("grace", Float, nullable=False),
+    Column("prize", Text, nullable=False),
+    Column("status", Text, nullable=False),
+    Column("champion", Integer),
+    Column("created_by", Integer, ForeignKey("players.id")),
+    Column("created", Float, nullable=False),
+)
+
+tournament_entries = Table(
+    "tournament_entries", metadata,
+    Column("id", Integer, primary_key=True),
+    Column("tournament_id", Integer, ForeignKey("tournaments.id"), nullable=False),
+    Column("chat_id", Text, nullable=False),
+    Column("seed", Integer),
+    Column("registered", Float, nullable=False),
+)
+
+tournament_members = Table(
+    "tournament_members", metadata,
+    Column("tournament_id", Integer, ForeignKey("tournaments.id"), primary_key=True),
+    Column("entry_id", Integer, ForeignKey("tournament_entries.id"), nullable=False),
+    Column("player_id", Integer, ForeignKey("players.id"), primary_key=True),
+    Column("position", Integer, nullable=False),
+)
+
+tournament_games = Table(
+    "tournament_games", metadata,
+    Column("tournament_id", Integer, ForeignKey("tournaments.id"), primary_key=True),
+    Column("round", Integer, primary_key=True),
+    Column("slot", Integer, primary_key=True),
+    Column("entry_a", Integer, ForeignKey("tournament_entries.id")),
+    Column("entry_b", Integer, ForeignKey("tournament_entries.id")),
+    Column("match_id", Integer, ForeignKey("matches.id")),
+    Column("deadline", Float),
+    Column("ready", Text, nullable=False),
+    Column("winner", Integer, ForeignKey("tournament_entries.id")),
+    Column("outcome", Text),
+)
