@@ -5,6 +5,8 @@ production turn-timer loop, with the platform's API recorded, not sent.
     .venv/bin/python bench/pipeline.py [--game kenza|canasta|tunj|konkan_cards|konkan_tiles] [--matches 50]
                                        [--moves 20] [--think SECONDS] [--platform telegram|discord] [--tracemalloc]
                                        [--render-processes N]
+    .venv/bin/python bench/pipeline.py --workers N --database postgresql://... [--matches 20] [--moves 20]
+                                       (N worker processes on one database: bench/workers.py)
 
 Pictures are drawn as production draws them (bot/core/pictures.py): in `cores - 1` render processes by default,
 `--render-processes 0` for the single render thread of tests and the console.
@@ -435,6 +437,12 @@ def report(args: argparse.Namespace, table: Table, result: Run) -> None:
 
 
 def main() -> None:
+    if "--workers" in sys.argv or "--database" in sys.argv:
+        # Several processes on one database: bench/workers.py (Kenza through the service, no platform adapter).
+        from bench.workers import main as workers_main
+
+        workers_main(sys.argv[1:])
+        return
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--game", choices=sorted(TABLES), default="kenza")
     parser.add_argument("--matches", "-n", type=int, default=50)

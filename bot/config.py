@@ -50,6 +50,10 @@ class Settings:
     daily_coins: int = 50  # coins added on a player's first coin action of each UTC day
     # Who may schedule and cancel tournaments: (platform, user id) pairs from MAJLIS_OPERATORS.
     operators: frozenset[tuple[str, str]] = frozenset()
+    # Discord sharding across workers: the total number of shards, and the ones this worker runs (None: all of
+    # them in this process, or no sharding at all when the count is None too).
+    discord_shard_count: int | None = None
+    discord_shard_ids: tuple[int, ...] | None = None
 
     @classmethod
     def from_env(cls, environ: dict[str, str] | None = None) -> Settings:
@@ -75,6 +79,8 @@ class Settings:
         operators = parse_operators(value("MAJLIS_OPERATORS") or "")
         if operators is None:
             raise ConfigError("MAJLIS_OPERATORS", value("MAJLIS_OPERATORS") or "", "config.operators")
+        shard_count = number("DISCORD_SHARD_COUNT", 1, 10**5, "config.shard_count")
+        shard_ids = shards(value("DISCORD_SHARD_IDS"), shard_count)
         return cls(
             telegram_token=value("TELEGRAM_BOT_TOKEN"),
             telegram_base_url=value("TELEGRAM_BASE_URL"),
@@ -87,7 +93,13 @@ class Settings:
             starting_coins=500 if starting is None else starting,
             daily_coins=50 if daily is None else daily,
             operators=operators,
+            discord_shard_count=shard_count,
+            discord_shard_ids=shard_ids,
         )
+
+    @property
+    def discord_sharded(self) -> bool:
+        return self.discord_shard_count is not None
 
     @property
     def coin_grants(self) -> CoinGrants:
@@ -96,3 +108,22 @@ class Settings:
     @property
     def any_platform(self) -> bool:
         return bool(self.telegram_token or self.discord_token)
+
+
+def shards(text: str | None, count: int | None) -> tuple[int, ...] | None:
+    """DISCORD_SHARD_IDS as written ("0,1" or "2-3"): the shards this worker runs, each below DISCORD_SHARD_COUNT
+    (required with it, so every worker agrees on how guilds are split)."""
+    if text is None:
+        return None
+    if count is None:
+        raise ConfigError("DISCORD_SHARD_IDS", text, "config.shard_ids_need_count")
+    chosen: set[int] = set()
+    for part in text.replace(" ", "").split(","):
+        low, _, high = part.partition("-")
+        if not (low.isascii() and low.isdigit() and (not high or (high.isascii() and high.isdigit()))):
+            raise ConfigError("DISCORD_SHARD_IDS", text, "config.shard_ids")
+        first, last = int(low), int(high or low)
+        if first > last or last >= count:
+            raise ConfigError("DISCORD_SHARD_IDS", text, "config.shard_ids")
+        chosen.update(range(first, last + 1))
+    return tuple(sorted(chosen))

@@ -62,7 +62,7 @@ class Service(Lobby, Play, Timers, Delivery, Ladder, Standings, Coins, Replays, 
         return reply
 
     async def _command(self, actor: Actor, chat: ChatRef, name: str, args: list[str]) -> Reply:
-        self._fresh_seats()
+        self._fresh_reads()
         player = await self._actor_player(actor)
         lang = await self._lang_for(actor, chat, player.language)
         handler = {
@@ -90,7 +90,7 @@ class Service(Lobby, Play, Timers, Delivery, Ladder, Standings, Coins, Replays, 
         return reply
 
     async def _press(self, actor: Actor, chat: ChatRef, data: str | None) -> Reply:
-        self._fresh_seats()
+        self._fresh_reads()
         player = await self._actor_player(actor)
         lang = await self._lang_for(actor, chat, player.language)
         try:
@@ -153,7 +153,7 @@ class Service(Lobby, Play, Timers, Delivery, Ladder, Standings, Coins, Replays, 
     async def resume(self) -> None:
         """After a restart: let bots finish any turn they owe, then deliver what the pending-delivery marks say
         some screen has not shown yet. Screens already showing the latest state are left alone (no new pings)."""
-        self._fresh_seats()
+        self._fresh_reads()
         for match in await self.store.active_matches():
             async with self._locks[match.id]:
                 after = await self._run_bots(match)

@@ -1,4 +1,5 @@
-"""Persistence for Majlis: players, chats, matches with their seats and move log, messages and stats (SQLite)."""
+"""Persistence for Majlis: players, chats, matches with their seats and move log, messages and stats (SQLite by
+default, or PostgreSQL for several workers; SQLAlchemy Core statements, Alembic migrations)."""
 
 from storage.errors import (
     AlreadySeated,
@@ -7,6 +8,7 @@ from storage.errors import (
     StaleVersion,
     StoreError,
     TableBusy,
+    TableFull,
     WrongStatus,
 )
 from storage.models import CHAT_DEFAULTS, Chat, GameStats, LeaderRow, Match, Message, MoveRecord, Player, Seat
@@ -16,5 +18,6 @@ from storage.url import database_path
 __all__ = [
     "CHAT_DEFAULTS", "AlreadySeated", "Chat", "GameStats", "LeaderRow", "Match", "Message", "MoveRecord",
     "NotFound", "Player", "SchemaTooNew", "Seat", "StaleVersion", "Store", "StoreError", "TableBusy",
+    "TableFull",
     "WrongStatus", "database_path",
 ]

@@ -1,38 +1,56 @@
-"""The one connection and the transaction discipline every store method goes through.
+"""The engine, the connection(s) and the transaction discipline every store method goes through.
 
-A single aiosqlite connection is shared by the whole bot. SQLite's own locking only separates *connections*, so
-two coroutines interleaving statements on one connection would share a transaction and silently lose updates;
-the asyncio.Lock held across each whole transaction is what keeps them apart. WAL lets another process (a
-backup, a second bot process) read while we write; busy_timeout makes such a process wait instead of failing.
+SQLite (the default): one connection shared by the whole process. SQLite's own locking only separates
+*connections*, so two coroutines interleaving statements on one connection would share a transaction and silently
+lose updates; the asyncio.Lock held across each whole transaction is what keeps them apart. Writers BEGIN IMMEDIATE
+so the write lock is taken up front. WAL lets another process (a backup, a second bot process) read while we write;
+busy_timeout makes such a process wait instead of failing.
+
+PostgreSQL: a pool of connections, one per transaction, and no lock in the process: several workers share the
+database, so the rows are what is locked (`_match_row(..., lock=True)` is SELECT ... FOR UPDATE), and the
+database, not this process, decides who waits.
+
+Statements are SQLAlchemy Core; rows come back as mappings (`row["column"]`).
 """
 
 from __future__ import annotations
 
 import asyncio
-import sqlite3
 import time
-from collections.abc import AsyncIterator, Callable, Iterable
+from collections.abc import AsyncIterator, Callable, Mapping
 from contextlib import asynccontextmanager
 from typing import Any, Self
 
-import aiosqlite
+from sqlalchemy import event, text
+from sqlalchemy.engine import Connection, CursorResult
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
+from sqlalchemy.pool import StaticPool
+from sqlalchemy.sql import Executable
 
-from storage.migrations import apply_migrations
-from storage.url import database_path, ensure_parent
+from storage import migrate
+from storage.url import Target, database_target, ensure_parent
 
 BUSY_TIMEOUT_MS = 5000
+# synchronous=FULL: a move acknowledged in chat must survive a power cut, and moves are rare enough that the extra
+# fsync per commit costs nothing noticeable.
+SQLITE_PRAGMAS = ("journal_mode = WAL", f"busy_timeout = {BUSY_TIMEOUT_MS}", "foreign_keys = ON",
+                  "synchronous = FULL")
+_BEGIN = "majlis_begin"  # execution option: the statement SQLite opens the next transaction with
+
+Row = Mapping[str, Any]
 
 
 class Database:
-    """Connection, lock and transaction; the record-level methods live in the mixins that make up `Store`."""
+    """Engine and transactions; the record-level methods live in the mixins that make up `Store`."""
 
-    def __init__(self, conn: aiosqlite.Connection, path: str, clock: Callable[[], float]) -> None:
-        self._conn = conn
-        self.path = path
+    def __init__(self, engine: AsyncEngine, target: Target, clock: Callable[[], float]) -> None:
+        self._engine = engine
+        self.path = target.where
+        self.dialect = engine.dialect.name  # "sqlite" or "postgresql"
         self._clock = clock
-        self._lock = asyncio.Lock()
-        self._owner: asyncio.Task[Any] | None = None
-        self._depth = 0
+        self._lock = asyncio.Lock()  # SQLite: one transaction at a time on the one connection
+        self._shared: AsyncConnection | None = None  # SQLite's one connection
+        self._active: dict[asyncio.Task[Any], tuple[AsyncConnection, bool]] = {}  # the task's transaction, writes?
         self.migrations_applied: list[int] = []
         self._closed = False
 
@@ -42,103 +60,141 @@ class Database:
 
         `clock` supplies every timestamp the store writes; tests pass a fake one.
         """
-        path = database_path(url)
-        ensure_parent(path)
-        conn = await aiosqlite.connect(path, isolation_level=None)
+        target = database_target(url)
+        if target.is_sqlite:
+            ensure_parent(target.where)
+            engine = create_async_engine(target.url, poolclass=StaticPool)
+            _sqlite_transactions(engine)
+        else:
+            engine = create_async_engine(target.url, connect_args=target.connect_args)
+        store = cls(engine, target, clock)
         try:
-            conn.row_factory = aiosqlite.Row
-            # synchronous=FULL: a move acknowledged in chat must survive a power cut, and moves are rare enough
-            # that the extra fsync per commit costs nothing noticeable.
-            for pragma in ("journal_mode = WAL", f"busy_timeout = {BUSY_TIMEOUT_MS}", "foreign_keys = ON",
-                           "synchronous = FULL"):
-                await conn.execute(f"PRAGMA {pragma}")
-            store = cls(conn, path, clock)
-            store.migrations_applied = await apply_migrations(conn)
+            if target.is_sqlite:
+                store._shared = await engine.connect()
+            async with store.transaction() as conn:
+                if store.dialect == "postgresql":
+                    await conn.execute(text("SELECT pg_advisory_xact_lock(:key)"),
+                                       {"key": migrate.MIGRATION_LOCK_KEY})
+                store.migrations_applied = await conn.run_sync(migrate.upgrade)
         except BaseException:
-            await conn.close()
+            await store.close()
             raise
         return store
 
     async def close(self) -> None:
-        """Close the connection once any transaction in progress has finished; closing twice is harmless."""
+        """Close the connections once any transaction in progress has finished; closing twice is harmless."""
         async with self._lock:
             if not self._closed:
                 self._closed = True
-                await self._conn.close()
+                if self._shared is not None:
+                    await self._shared.close()
+                await self._engine.dispose()
 
     async def pragma(self, name: str) -> Any:
-        """Read one PRAGMA value (journal_mode, foreign_keys, busy_timeout...); for checks and diagnostics."""
+        """Read one SQLite PRAGMA value (journal_mode, foreign_keys, busy_timeout...); for checks and diagnostics."""
         if not name.isidentifier():
             raise ValueError(f"not a pragma name: {name!r}")
+        if self.dialect != "sqlite":
+            raise ValueError(f"PRAGMA {name}: only SQLite has pragmas")
         async with self.transaction(write=False) as db:
-            async with db.execute(f"PRAGMA {name}") as cursor:
-                row = await cursor.fetchone()
+            result = await db.exec_driver_sql(f"PRAGMA {name}")
+            row = result.first() if result.returns_rows else None  # an unknown pragma returns nothing at all
         return None if row is None else row[0]
 
     @asynccontextmanager
-    async def transaction(self, write: bool = True) -> AsyncIterator[aiosqlite.Connection]:
-        """Hold the store's lock for one whole transaction; commit on success, roll back on any exception.
+    async def transaction(self, write: bool = True) -> AsyncIterator[AsyncConnection]:
+        """One whole transaction: commit on success, roll back on any exception.
 
-        Writers BEGIN IMMEDIATE so the write lock is taken up front: a transaction that read first and wrote
-        later could otherwise fail with SQLITE_BUSY half-way when another process writes. Nested use by the
-        same task (e.g. `apply_move` and `set_seat_flags` inside one `async with store.transaction()`) becomes a
-        SAVEPOINT, so the caller can compose store methods into one atomic unit. Do not await a *different*
-        task that uses the store while holding a transaction: it will wait for the lock you hold.
+        Nested use by the same task (e.g. `apply_move` and `set_seat_flags` inside one `async with
+        store.transaction()`) becomes a SAVEPOINT, so the caller can compose store methods into one atomic unit.
+        On SQLite, do not await a *different* task that uses the store while holding a transaction: it will wait
+        for the lock you hold.
         """
         task = asyncio.current_task()
-        if self._owner is not None and self._owner is task:
-            async with self._savepoint() as conn:
+        assert task is not None
+        if self._closed:
+            raise ValueError("the store is closed")
+        active = self._active.get(task)
+        if active is not None:
+            conn, writes = active
+            if not writes:
+                if write:
+                    raise RuntimeError("a write cannot be nested in a read-only transaction")
+                yield conn  # PostgreSQL reads run in autocommit: there is no transaction to nest in
+                return
+            async with conn.begin_nested():
                 yield conn
             return
-        async with self._lock:
-            self._owner = task
-            try:
+        if self._shared is not None:
+            async with self._lock:
+                if self._closed:
+                    raise ValueError("the store is closed")
+                await self._shared.execution_options(**{_BEGIN: "BEGIN IMMEDIATE" if write else "BEGIN"})
+                async with self._in(task, self._shared, True) as conn:
+                    yield conn
+            return
+        async with self._engine.connect() as conn:
+            if not write:
+                # PostgreSQL reads: READ COMMITTED gives each statement its own snapshot inside a transaction too,
+                # so BEGIN and COMMIT would only add two round trips to every read.
+                await conn.execution_options(isolation_level="AUTOCOMMIT")
+                self._active[task] = (conn, False)
                 try:
-                    # Inside the try: a task cancelled while its BEGIN is on the connection's thread must still
-                    # roll back, or the next transaction would find this one open.
-                    await self._conn.execute("BEGIN IMMEDIATE" if write else "BEGIN")
-                    yield self._conn
-                    await self._conn.execute("COMMIT")
-                except BaseException:
-                    await self._rollback()
-                    raise
-            finally:
-                self._owner = None
+                    yield conn
+                finally:
+                    del self._active[task]
+                return
+            async with self._in(task, conn, True):
+                yield conn
 
     @asynccontextmanager
-    async def _savepoint(self) -> AsyncIterator[aiosqlite.Connection]:
-        self._depth += 1
-        name = f"nested_{self._depth}"
+    async def _in(self, task: asyncio.Task[Any], conn: AsyncConnection, writes: bool) -> AsyncIterator[AsyncConnection]:
+        self._active[task] = (conn, writes)
         try:
-            await self._conn.execute(f"SAVEPOINT {name}")
-            try:
-                yield self._conn
-            except BaseException:
-                await self._conn.execute(f"ROLLBACK TO {name}")
-                await self._conn.execute(f"RELEASE {name}")
-                raise
-            await self._conn.execute(f"RELEASE {name}")
+            async with conn.begin():
+                yield conn
         finally:
-            self._depth -= 1
-
-    async def _rollback(self) -> None:
-        # SQLite rolls back by itself after some errors (disk full, I/O); a second ROLLBACK would then fail and
-        # mask the original exception.
-        # A BEGIN still queued on the connection's thread (its task cancelled meanwhile) is not in_transaction
-        # yet but will be: the ROLLBACK queued behind it ends it.
-        try:
-            await self._conn.execute("ROLLBACK")
-        except sqlite3.Error:
-            pass
+            del self._active[task]
 
     def _now(self) -> float:
         return self._clock()
 
-    # Each await on the connection is a hand-off to its thread and back (and a turn of the interpreter lock):
-    # execute_fetchall runs the statement and reads its rows in one, where execute + fetch + close took three.
-    async def _one(self, db: aiosqlite.Connection, sql: str, params: Iterable[Any] = ()) -> aiosqlite.Row | None:
-        rows = await db.execute_fetchall(sql, tuple(params))
-        return next(iter(rows), None)
+    async def _exec(self, db: AsyncConnection, statement: Executable | str, params: Any = None) -> CursorResult[Any]:
+        return await db.execute(*_statement(statement, params))
 
-    async def _all(self, db: aiosqlite.Connection, sql: str, params: Iterable[Any] = ()) -> list[aiosqlite.Row]:
-        return list(await db.execute_fetchall(sql, tuple(params)))
+    async def _one(self, db: AsyncConnection, statement: Executable | str, params: Any = None) -> Row | None:
+        return (await db.execute(*_statement(statement, params))).mappings().first()
+
+    async def _all(self, db: AsyncConnection, statement: Executable | str, params: Any = None) -> list[Row]:
+        return list((await db.execute(*_statement(statement, params))).mappings().all())
+
+
+def _statement(statement: Executable | str, params: Any) -> tuple[Any, Any]:
+    """A Core statement as it is, or portable SQL written with `?` marks (storage/ratings.py keeps its queries as
+    SQL text) as a `text()` with the values bound by name: both engines then get their own parameter style."""
+    if not isinstance(statement, str):
+        return statement, params
+    pieces = statement.split("?")
+    values = tuple(params or ())
+    if len(values) != len(pieces) - 1:
+        raise ValueError(f"{len(pieces) - 1} marks, {len(values)} values: {statement!r}")
+    sql = pieces[0] + "".join(f":p{number}{piece}" for number, piece in enumerate(pieces[1:]))
+    return text(sql), {f"p{number}": value for number, value in enumerate(values)}
+
+
+def _sqlite_transactions(engine: AsyncEngine) -> None:
+    """Take transaction control away from the sqlite3 module (which would BEGIN lazily and commit before DDL) and
+    give it to SQLAlchemy, which then emits our BEGIN / BEGIN IMMEDIATE: SQLAlchemy's documented recipe for
+    SERIALIZABLE transactions and savepoints on pysqlite and aiosqlite."""
+
+    @event.listens_for(engine.sync_engine, "connect")
+    def _connect(dbapi_connection: Any, _record: Any) -> None:
+        dbapi_connection.isolation_level = None
+        cursor = dbapi_connection.cursor()
+        for pragma in SQLITE_PRAGMAS:
+            cursor.execute(f"PRAGMA {pragma}")
+        cursor.close()
+
+    @event.listens_for(engine.sync_engine, "begin")
+    def _begin(conn: Connection) -> None:
+        conn.exec_driver_sql(conn.get_execution_options().get(_BEGIN, "BEGIN"))

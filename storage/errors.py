@@ -40,6 +40,10 @@ class TableBusy(StoreError):
         self.match_id = match_id
 
 
+class TableFull(StoreError):
+    """Every seat of the lobby is taken."""
+
+
 class AlreadySeated(StoreError):
     """That player already holds a seat at this table."""
 

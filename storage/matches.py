@@ -5,20 +5,23 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-import aiosqlite
+from sqlalchemy import delete, func, insert, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncConnection
 
 from storage.coins import CoinOps
-from storage.errors import AlreadySeated, NotFound, StaleVersion, TableBusy, WrongStatus
+from storage.db import Row
+from storage.errors import AlreadySeated, NotFound, StaleVersion, TableBusy, TableFull, WrongStatus
 from storage.models import Match, MoveRecord, Seat, dumps
 from storage.ratings import RatingOps
+from storage.schema import matches, moves, players, seats
 from storage.stats import StatsOps
 
 ACTORS = ("human", "bot", "timer")
 
-_SEATS_SQL = """SELECT s.*, p.display_name FROM seats s LEFT JOIN players p ON p.id = s.player_id
-                WHERE s.match_id = ? ORDER BY s.seat"""
-_SEAT_SQL = """SELECT s.*, p.display_name FROM seats s LEFT JOIN players p ON p.id = s.player_id
-               WHERE s.match_id = ? AND s.seat = ?"""
+OPEN = ("lobby", "active")
+_SEATS = select(seats, players.c.display_name).select_from(
+    seats.outerjoin(players, players.c.id == seats.c.player_id))
 
 
 class MatchOps(StatsOps, CoinOps, RatingOps):
@@ -44,20 +47,24 @@ class MatchOps(StatsOps, CoinOps, RatingOps):
             if busy is not None:
                 raise TableBusy(platform, str(chat_id), busy["id"])
             now = self._now()
-            cursor = await db.execute(
-                """INSERT INTO matches (game, mode, options, status, seed, platform, chat_id, creator_id,
-                                        created, updated, stake, rated)
-                   VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?, ?)""",
-                (game, mode, dumps(options), seed, platform, str(chat_id), creator_id, now, now, stake, int(rated)),
-            )
-            match_id = cursor.lastrowid
-            await cursor.close()
-            assert match_id is not None
+            try:
+                # The savepoint keeps the transaction usable when another worker's /new won the race: the
+                # database's one-open-table-per-chat index refuses ours, and we report the winner's table.
+                async with db.begin_nested():
+                    match_id = (await db.execute(insert(matches).values(
+                        game=game, mode=mode, options=dumps(options), status="lobby", version=0, seed=seed,
+                        platform=platform, chat_id=str(chat_id), creator_id=creator_id, created=now, updated=now,
+                        stake=stake, rated=int(rated)).returning(matches.c.id))).scalar_one()
+            except IntegrityError:
+                busy = await self._open_row(db, platform, str(chat_id))
+                if busy is None:
+                    raise
+                raise TableBusy(platform, str(chat_id), busy["id"]) from None
             return Match.from_row(await self._match_row(db, match_id))
 
     async def get_match(self, match_id: int) -> Match | None:
         async with self.transaction(write=False) as db:
-            row = await self._one(db, "SELECT * FROM matches WHERE id = ?", (match_id,))
+            row = await self._one(db, select(matches).where(matches.c.id == match_id))
         return None if row is None else Match.from_row(row)
 
     async def lobby_or_active_match(self, platform: str, chat_id: str | int) -> Match | None:
@@ -69,32 +76,47 @@ class MatchOps(StatsOps, CoinOps, RatingOps):
     async def latest_match(self, platform: str, chat_id: str | int) -> Match | None:
         """The chat's most recent table of any status (for `/score` once a match has ended)."""
         async with self.transaction(write=False) as db:
-            row = await self._one(
-                db, "SELECT * FROM matches WHERE platform = ? AND chat_id = ? ORDER BY id DESC LIMIT 1",
-                (platform, str(chat_id)),
-            )
+            row = await self._one(db, select(matches).where(matches.c.platform == platform,
+                                                            matches.c.chat_id == str(chat_id))
+                                  .order_by(matches.c.id.desc()).limit(1))
         return None if row is None else Match.from_row(row)
 
     async def player_active_match(self, platform: str, player_id: int) -> Match | None:
         """The newest match in play where this player has a seat (a private-chat command's table)."""
         async with self.transaction(write=False) as db:
             row = await self._one(
-                db,
-                """SELECT m.* FROM matches m JOIN seats s ON s.match_id = m.id
-                   WHERE s.player_id = ? AND m.platform = ? AND m.status = 'active' ORDER BY m.id DESC LIMIT 1""",
-                (player_id, platform),
-            )
+                db, select(matches).join(seats, seats.c.match_id == matches.c.id)
+                .where(seats.c.player_id == player_id, matches.c.platform == platform, matches.c.status == "active")
+                .order_by(matches.c.id.desc()).limit(1))
         return None if row is None else Match.from_row(row)
 
     async def due_timers(self, now: float) -> list[tuple[int, int]]:
         """(match id, version) of every match in play whose turn deadline has passed, oldest deadline first."""
         async with self.transaction(write=False) as db:
             rows = await self._all(
-                db,
-                """SELECT id, version FROM matches WHERE status = 'active' AND deadline IS NOT NULL
-                   AND deadline <= ? ORDER BY deadline""",
-                (now,),
-            )
+                db, select(matches.c.id, matches.c.version)
+                .where(matches.c.status == "active", matches.c.deadline.is_not(None), matches.c.deadline <= now)
+                .order_by(matches.c.deadline))
+        return [(row["id"], row["version"]) for row in rows]
+
+    async def claim_due_timers(self, now: float, lease: float, limit: int = 100) -> list[tuple[int, int]]:
+        """(match id, version) of due turn timers that this worker now owns, oldest deadline first.
+
+        Several workers tick at once: each claims the due rows it can lock (FOR UPDATE SKIP LOCKED: rows another
+        worker is claiming, or a match being moved right now, are skipped rather than waited for) and pushes their
+        deadline `lease` seconds on in the same transaction, so no other worker sees them due meanwhile. The
+        claimer fires the timeout with the version it claimed; the move's version check makes it apply once even
+        if the lease ran out. A worker killed after claiming leaves the deadline at the lease's end: another
+        worker fires it then. (SQLite: one writer at a time already, the lock clause is left out.)
+        """
+        async with self.transaction() as db:
+            rows = await self._all(
+                db, select(matches.c.id, matches.c.version)
+                .where(matches.c.status == "active", matches.c.deadline.is_not(None), matches.c.deadline <= now)
+                .order_by(matches.c.deadline).limit(limit).with_for_update(skip_locked=True))
+            if rows:
+                await db.execute(update(matches).where(matches.c.id.in_([row["id"] for row in rows]))
+                                 .values(deadline=now + lease))
         return [(row["id"], row["version"]) for row in rows]
 
     async def next_deadline(self) -> float | None:
@@ -107,35 +129,36 @@ class MatchOps(StatsOps, CoinOps, RatingOps):
     async def active_matches(self, platform: str | None = None) -> list[Match]:
         """Every match in play (optionally on one platform), oldest first: what to resume timers for on start-up."""
         async with self.transaction(write=False) as db:
-            rows = await self._all(
-                db, "SELECT * FROM matches WHERE status = 'active' AND (?1 IS NULL OR platform = ?1) ORDER BY id",
-                (platform,),
-            )
+            query = select(matches).where(matches.c.status == "active").order_by(matches.c.id)
+            if platform is not None:
+                query = query.where(matches.c.platform == platform)
+            rows = await self._all(db, query)
         return [Match.from_row(row) for row in rows]
 
     async def undelivered_matches(self) -> list[Match]:
         """Matches in play or just finished whose latest version some screen has not shown yet (oldest first)."""
         async with self.transaction(write=False) as db:
             rows = await self._all(
-                db, """SELECT * FROM matches WHERE status IN ('active', 'finished')
-                       AND (delivered_version IS NULL OR delivered_version < version) ORDER BY id""")
+                db, select(matches).where(matches.c.status.in_(("active", "finished")),
+                                          matches.c.delivered_version.is_(None)
+                                          | (matches.c.delivered_version < matches.c.version))
+                .order_by(matches.c.id))
         return [Match.from_row(row) for row in rows]
 
     async def mark_delivered(self, match_id: int, version: int) -> None:
         """Every screen shows `version` (or later): clear the pending-delivery mark up to it, never backwards."""
         async with self.transaction() as db:
-            await db.execute(
-                """UPDATE matches SET delivered_version = ?2
-                   WHERE id = ?1 AND (delivered_version IS NULL OR delivered_version < ?2)""", (match_id, version))
+            await db.execute(update(matches).where(
+                matches.c.id == match_id,
+                matches.c.delivered_version.is_(None) | (matches.c.delivered_version < version),
+            ).values(delivered_version=version))
 
     async def set_match_options(self, match_id: int, options: dict[str, Any], mode: str | None = None) -> Match:
         """Replace a lobby's options (and mode, if given) before the game starts."""
         async with self.transaction() as db:
             await self._require(db, match_id, "lobby")
-            await db.execute(
-                "UPDATE matches SET options = ?, mode = coalesce(?, mode), updated = ? WHERE id = ?",
-                (dumps(options), mode, self._now(), match_id),
-            )
+            await db.execute(update(matches).where(matches.c.id == match_id).values(
+                options=dumps(options), mode=matches.c.mode if mode is None else mode, updated=self._now()))
             return Match.from_row(await self._match_row(db, match_id))
 
     async def start_match(
@@ -144,18 +167,24 @@ class MatchOps(StatsOps, CoinOps, RatingOps):
         snapshot: dict[str, Any],
         deadline: float | None,
         seat_order: Sequence[int] | None = None,
+        *,
+        seat_count: int | None = None,
     ) -> Match:
         """Move a lobby into play at version 0 with the engine's initial state.
 
         `seat_order[i]` is the lobby seat that becomes seat i (a shuffle chosen by the service, which must have
         built `snapshot` for that order). Every seat must be taken by a player or a bot. At a coin table every
         human seat's stake goes into the pot in the same transaction (NotEnoughCoins, and no start, if one is short).
+        With `seat_count` (the seats `snapshot` was dealt for), WrongStatus if the lobby has another number by now:
+        a seat taken or left through another worker since the caller read them.
         """
         async with self.transaction() as db:
             await self._require(db, match_id, "lobby")
             count = await self._seat_count(db, match_id)
             if count == 0:
                 raise WrongStatus(f"match {match_id} has no seats")
+            if seat_count is not None and count != seat_count:
+                raise WrongStatus(f"match {match_id} has {count} seats now, not {seat_count}")
             if seat_order is not None:
                 order = list(seat_order)
                 if sorted(order) != list(range(count)):
@@ -164,27 +193,22 @@ class MatchOps(StatsOps, CoinOps, RatingOps):
             row = await self._match_row(db, match_id)
             if row["stake"]:
                 await self._hold_stakes(db, match_id, row["stake"])
-            await db.execute(
-                """UPDATE matches SET status = 'active', version = 0, snapshot = ?, deadline = ?, updated = ?
-                   WHERE id = ?""",
-                (dumps(snapshot), deadline, self._now(), match_id),
-            )
+            await db.execute(update(matches).where(matches.c.id == match_id).values(
+                status="active", version=0, snapshot=dumps(snapshot), deadline=deadline, updated=self._now()))
             return Match.from_row(await self._match_row(db, match_id))
 
     async def cancel_match(self, match_id: int) -> Match:
         """Close a lobby or abandon a match in play; cancelling twice is harmless, a finished match stays finished.
         Stakes held for an abandoned coin table go back to their players in the same transaction."""
         async with self.transaction() as db:
-            row = await self._match_row(db, match_id)
+            row = await self._match_row(db, match_id, lock=True)
             if row["status"] == "cancelled":
                 return Match.from_row(row)
             if row["status"] == "finished":
                 raise WrongStatus(f"match {match_id} is already finished")
             now = self._now()
-            await db.execute(
-                "UPDATE matches SET status = 'cancelled', deadline = NULL, finished = ?, updated = ? WHERE id = ?",
-                (now, now, match_id),
-            )
+            await db.execute(update(matches).where(matches.c.id == match_id).values(
+                status="cancelled", deadline=None, finished=now, updated=now))
             if row["stake"] and row["status"] == "active":
                 await self._refund_pot(db, match_id)
             return Match.from_row(await self._match_row(db, match_id))
@@ -218,27 +242,22 @@ class MatchOps(StatsOps, CoinOps, RatingOps):
         if actor not in ACTORS:
             raise ValueError(f"actor must be one of {ACTORS}, not {actor!r}")
         async with self.transaction() as db:
-            row = await self._match_row(db, match_id)
+            # Locked until commit: a move on another worker waits here, then sees our version and goes stale.
+            row = await self._match_row(db, match_id, lock=True)
             if row["status"] != "active" or row["version"] != expected_version:
                 raise StaleVersion(match_id, expected_version, row["version"], row["status"])
             now = self._now()
             version = expected_version + 1
-            await db.execute(
-                "INSERT INTO moves (match_id, seq, seat, actor, move, at) VALUES (?, ?, ?, ?, ?, ?)",
-                (match_id, version, seat, actor, move, now),
-            )
+            await db.execute(insert(moves).values(match_id=match_id, seq=version, seat=seat, actor=actor, move=move,
+                                                  at=now))
+            this_match = update(matches).where(matches.c.id == match_id)
             if finished_result is None:
-                await db.execute(
-                    "UPDATE matches SET snapshot = ?, version = ?, deadline = ?, updated = ? WHERE id = ?",
-                    (dumps(new_snapshot), version, deadline, now, match_id),
-                )
+                await db.execute(this_match.values(snapshot=dumps(new_snapshot), version=version, deadline=deadline,
+                                                   updated=now))
             else:
-                await db.execute(
-                    """UPDATE matches SET snapshot = ?, version = ?, deadline = NULL, updated = ?,
-                              status = 'finished', finished = ?, result = ?
-                       WHERE id = ?""",
-                    (dumps(new_snapshot), version, now, now, dumps(finished_result), match_id),
-                )
+                await db.execute(this_match.values(
+                    snapshot=dumps(new_snapshot), version=version, deadline=None, updated=now, status="finished",
+                    finished=now, result=dumps(finished_result)))
                 if record_stats:
                     await self._record_result(db, row, finished_result)
                     if row["rated"] and sides is not None:
@@ -259,57 +278,60 @@ class MatchOps(StatsOps, CoinOps, RatingOps):
         rescheduled from an old view cannot overwrite the deadline a newer move set.
         """
         async with self.transaction() as db:
-            row = await self._match_row(db, match_id)
+            row = await self._match_row(db, match_id, lock=True)
             if row["status"] != "active" or (expected_version is not None and row["version"] != expected_version):
                 raise StaleVersion(match_id, row["version"] if expected_version is None else expected_version,
                                    row["version"], row["status"])
-            await db.execute("UPDATE matches SET deadline = ?, updated = ? WHERE id = ?",
-                             (deadline, self._now(), match_id))
+            await db.execute(update(matches).where(matches.c.id == match_id)
+                             .values(deadline=deadline, updated=self._now()))
             return Match.from_row(await self._match_row(db, match_id))
 
     async def moves(self, match_id: int) -> list[MoveRecord]:
         """The match's move log in order, for replay from the start state."""
         async with self.transaction(write=False) as db:
-            rows = await self._all(db, "SELECT * FROM moves WHERE match_id = ? ORDER BY seq", (match_id,))
+            rows = await self._all(db, select(moves).where(moves.c.match_id == match_id).order_by(moves.c.seq))
         return [MoveRecord.from_row(row) for row in rows]
 
     # ---- seats ---------------------------------------------------------------------------------------------
 
-    async def add_seat(self, match_id: int, player_id: int | None = None, bot_level: str | None = None) -> Seat:
-        """Seat a player or a bot (exactly one of the two) at the next free index of a lobby."""
+    async def add_seat(self, match_id: int, player_id: int | None = None, bot_level: str | None = None, *,
+                       max_seats: int | None = None) -> Seat:
+        """Seat a player or a bot (exactly one of the two) at the next free index of a lobby; with `max_seats`,
+        TableFull when that many are taken (checked under the lobby's lock: two workers seating the last place at
+        once seat one)."""
         if (player_id is None) == (bot_level is None):
             raise ValueError("a seat takes exactly one of player_id and bot_level")
         async with self.transaction() as db:
             await self._require(db, match_id, "lobby")
+            if max_seats is not None and await self._seat_count(db, match_id) >= max_seats:
+                raise TableFull(f"match {match_id} has its {max_seats} seats taken")
             if player_id is not None:
-                taken = await self._one(db, "SELECT seat FROM seats WHERE match_id = ? AND player_id = ?",
-                                        (match_id, player_id))
+                taken = await self._one(db, select(seats.c.seat).where(seats.c.match_id == match_id,
+                                                                       seats.c.player_id == player_id))
                 if taken is not None:
                     raise AlreadySeated(f"player {player_id} already has seat {taken['seat']} in match {match_id}")
-                if await self._one(db, "SELECT 1 FROM players WHERE id = ?", (player_id,)) is None:
+                if await self._one(db, select(players.c.id).where(players.c.id == player_id)) is None:
                     raise NotFound(f"no player {player_id}")
             index = await self._seat_count(db, match_id)
-            await db.execute(
-                "INSERT INTO seats (match_id, seat, player_id, bot_level) VALUES (?, ?, ?, ?)",
-                (match_id, index, player_id, bot_level),
-            )
+            await db.execute(insert(seats).values(match_id=match_id, seat=index, player_id=player_id,
+                                                  bot_level=bot_level, timeouts_in_a_row=0, away=0))
             return await self._seat(db, match_id, index)
 
     async def remove_seat(self, match_id: int, seat_index: int) -> list[Seat]:
         """Free a lobby seat and close the gap, so seats stay numbered 0..n-1; returns the remaining seats."""
         async with self.transaction() as db:
             await self._require(db, match_id, "lobby")
-            cursor = await db.execute("DELETE FROM seats WHERE match_id = ? AND seat = ?", (match_id, seat_index))
-            if cursor.rowcount == 0:
+            result = await db.execute(delete(seats).where(seats.c.match_id == match_id, seats.c.seat == seat_index))
+            if result.rowcount == 0:
                 raise NotFound(f"match {match_id} has no seat {seat_index}")
-            await cursor.close()
-            rows = await self._all(db, "SELECT seat FROM seats WHERE match_id = ? ORDER BY seat", (match_id,))
+            rows = await self._all(db, select(seats.c.seat).where(seats.c.match_id == match_id)
+                                   .order_by(seats.c.seat))
             await self._reseat(db, match_id, {row["seat"]: new for new, row in enumerate(rows)})
-            return [Seat.from_row(row) for row in await self._all(db, _SEATS_SQL, (match_id,))]
+            return [Seat.from_row(row) for row in await self._seat_rows(db, match_id)]
 
     async def seats(self, match_id: int) -> list[Seat]:
         async with self.transaction(write=False) as db:
-            rows = await self._all(db, _SEATS_SQL, (match_id,))
+            rows = await self._seat_rows(db, match_id)
         return [Seat.from_row(row) for row in rows]
 
     async def set_seat_flags(
@@ -317,51 +339,61 @@ class MatchOps(StatsOps, CoinOps, RatingOps):
     ) -> Seat:
         """Update a seat's timeout streak and/or away flag; an argument left as None is left unchanged."""
         async with self.transaction() as db:
-            cursor = await db.execute(
-                """UPDATE seats SET timeouts_in_a_row = coalesce(?, timeouts_in_a_row), away = coalesce(?, away)
-                   WHERE match_id = ? AND seat = ?""",
-                (timeouts_in_a_row, None if away is None else int(away), match_id, seat),
-            )
-            if cursor.rowcount == 0:
+            changes: dict[str, Any] = {}
+            if timeouts_in_a_row is not None:
+                changes["timeouts_in_a_row"] = timeouts_in_a_row
+            if away is not None:
+                changes["away"] = int(away)
+            this_seat = (seats.c.match_id == match_id, seats.c.seat == seat)
+            found = await self._one(db, select(seats.c.seat).where(*this_seat))
+            if found is None:
                 raise NotFound(f"match {match_id} has no seat {seat}")
-            await cursor.close()
+            if changes:
+                await db.execute(update(seats).where(*this_seat).values(**changes))
             return await self._seat(db, match_id, seat)
 
     # ---- helpers (call inside a transaction) ---------------------------------------------------------------
 
-    async def _match_row(self, db: aiosqlite.Connection, match_id: int) -> aiosqlite.Row:
-        row = await self._one(db, "SELECT * FROM matches WHERE id = ?", (match_id,))
+    async def _match_row(self, db: AsyncConnection, match_id: int, *, lock: bool = False) -> Row:
+        """The match's row; with `lock`, held FOR UPDATE until the transaction ends (PostgreSQL: another worker's
+        change of this match waits; SQLite: the write transaction already excludes every other writer)."""
+        query = select(matches).where(matches.c.id == match_id)
+        row = await self._one(db, query.with_for_update() if lock else query)
         if row is None:
             raise NotFound(f"no match {match_id}")
         return row
 
-    async def _require(self, db: aiosqlite.Connection, match_id: int, status: str) -> aiosqlite.Row:
-        row = await self._match_row(db, match_id)
+    async def _require(self, db: AsyncConnection, match_id: int, status: str) -> Row:
+        """The match's row, locked, if it is in `status`: a lobby change or start waits for any other one, then
+        sees its outcome (a lobby started twice at once is started once; the second gets WrongStatus)."""
+        row = await self._match_row(db, match_id, lock=True)
         if row["status"] != status:
             raise WrongStatus(f"match {match_id} is {row['status']}, not {status}")
         return row
 
-    async def _open_row(self, db: aiosqlite.Connection, platform: str, chat_id: str) -> aiosqlite.Row | None:
-        return await self._one(
-            db,
-            "SELECT * FROM matches WHERE platform = ? AND chat_id = ? AND status IN ('lobby', 'active')",
-            (platform, chat_id),
-        )
+    async def _open_row(self, db: AsyncConnection, platform: str, chat_id: str) -> Row | None:
+        return await self._one(db, select(matches).where(matches.c.platform == platform, matches.c.chat_id == chat_id,
+                                                         matches.c.status.in_(OPEN)))
 
-    async def _seat_count(self, db: aiosqlite.Connection, match_id: int) -> int:
-        row = await self._one(db, "SELECT count(*) FROM seats WHERE match_id = ?", (match_id,))
-        return int(row[0]) if row else 0
+    async def _seat_count(self, db: AsyncConnection, match_id: int) -> int:
+        return int((await db.execute(select(func.count()).select_from(seats).where(seats.c.match_id == match_id)))
+                   .scalar_one())
 
-    async def _seat(self, db: aiosqlite.Connection, match_id: int, seat: int) -> Seat:
-        row = await self._one(db, _SEAT_SQL, (match_id, seat))
+    async def _seat_rows(self, db: AsyncConnection, match_id: int) -> list[Row]:
+        return await self._all(db, _SEATS.where(seats.c.match_id == match_id).order_by(seats.c.seat))
+
+    async def _seat(self, db: AsyncConnection, match_id: int, seat: int) -> Seat:
+        row = await self._one(db, _SEATS.where(seats.c.match_id == match_id, seats.c.seat == seat))
         assert row is not None
         return Seat.from_row(row)
 
-    async def _reseat(self, db: aiosqlite.Connection, match_id: int, mapping: dict[int, int]) -> None:
+    async def _reseat(self, db: AsyncConnection, match_id: int, mapping: dict[int, int]) -> None:
         """Renumber seats old -> new. Moving through negative numbers first avoids colliding with the primary key
-        half-way, whatever order SQLite visits the rows in."""
+        half-way, whatever order the database visits the rows in."""
         moved = {old: new for old, new in mapping.items() if old != new}
         for old in moved:
-            await db.execute("UPDATE seats SET seat = ? WHERE match_id = ? AND seat = ?", (-1 - old, match_id, old))
+            await db.execute(update(seats).where(seats.c.match_id == match_id, seats.c.seat == old)
+                             .values(seat=-1 - old))
         for old, new in moved.items():
-            await db.execute("UPDATE seats SET seat = ? WHERE match_id = ? AND seat = ?", (new, match_id, -1 - old))
+            await db.execute(update(seats).where(seats.c.match_id == match_id, seats.c.seat == -1 - old)
+                             .values(seat=new))

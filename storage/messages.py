@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
-import aiosqlite
+from typing import Any
 
-from storage.db import Database
+from sqlalchemy import delete, insert, select, update
+from sqlalchemy.ext.asyncio import AsyncConnection
+
+from storage.db import Database, Row
 from storage.models import Message
+from storage.schema import messages
 
 
 class MessageOps(Database):
@@ -27,18 +31,15 @@ class MessageOps(Database):
             row = await self._slot(db, platform, kind, match_id, seat, str(chat_id))
             now = self._now()
             if row is None:
-                cursor = await db.execute(
-                    """INSERT INTO messages (match_id, platform, chat_id, message_id, kind, seat, updated)
-                       VALUES (?, ?, ?, ?, ?, ?, ?)""",
-                    (match_id, platform, str(chat_id), str(message_id), kind, seat, now),
-                )
-                message_row_id = cursor.lastrowid
-                await cursor.close()
+                message_row_id = (await db.execute(
+                    insert(messages).values(match_id=match_id, platform=platform, chat_id=str(chat_id),
+                                            message_id=str(message_id), kind=kind, seat=seat, updated=now)
+                    .returning(messages.c.id))).scalar_one()
             else:
                 message_row_id = row["id"]
-                await db.execute("UPDATE messages SET chat_id = ?, message_id = ?, updated = ? WHERE id = ?",
-                                 (str(chat_id), str(message_id), now, message_row_id))
-            saved = await self._one(db, "SELECT * FROM messages WHERE id = ?", (message_row_id,))
+                await db.execute(update(messages).where(messages.c.id == message_row_id)
+                                 .values(chat_id=str(chat_id), message_id=str(message_id), updated=now))
+            saved = await self._one(db, select(messages).where(messages.c.id == message_row_id))
         assert saved is not None
         return Message.from_row(saved)
 
@@ -58,31 +59,26 @@ class MessageOps(Database):
         return None if row is None else Message.from_row(row)
 
     async def messages_for_match(self, match_id: int) -> list[Message]:
-        """All messages of a match (e.g. to tidy them up when it ends), by kind then seat."""
+        """All messages of a match (e.g. to tidy them up when it ends), by kind then seat (seatless first)."""
         async with self.transaction(write=False) as db:
-            rows = await self._all(db, "SELECT * FROM messages WHERE match_id = ? ORDER BY kind, seat, id",
-                                   (match_id,))
+            rows = await self._all(db, select(messages).where(messages.c.match_id == match_id)
+                                   .order_by(messages.c.kind, messages.c.seat.asc().nulls_first(), messages.c.id))
         return [Message.from_row(row) for row in rows]
 
     async def delete_message(self, message_row_id: int) -> None:
         """Forget a message (after the bot deleted it in the chat); unknown ids are ignored."""
         async with self.transaction() as db:
-            await db.execute("DELETE FROM messages WHERE id = ?", (message_row_id,))
+            await db.execute(delete(messages).where(messages.c.id == message_row_id))
 
     async def _slot(
-        self, db: aiosqlite.Connection, platform: str, kind: str, match_id: int | None, seat: int | None,
+        self, db: AsyncConnection, platform: str, kind: str, match_id: int | None, seat: int | None,
         chat_id: str | None,
-    ) -> aiosqlite.Row | None:
+    ) -> Row | None:
+        same_seat: Any = messages.c.seat.is_(None) if seat is None else messages.c.seat == seat
         if match_id is not None:
-            return await self._one(
-                db,
-                """SELECT * FROM messages WHERE match_id = ? AND kind = ? AND ifnull(seat, -1) = ifnull(?, -1)
-                   AND platform = ?""",
-                (match_id, kind, seat, platform),
-            )
-        return await self._one(
-            db,
-            """SELECT * FROM messages WHERE match_id IS NULL AND platform = ? AND chat_id = ? AND kind = ?
-               AND ifnull(seat, -1) = ifnull(?, -1)""",
-            (platform, chat_id, kind, seat),
-        )
+            where = (messages.c.match_id == match_id, messages.c.kind == kind, same_seat,
+                     messages.c.platform == platform)
+        else:
+            where = (messages.c.match_id.is_(None), messages.c.platform == platform, messages.c.chat_id == chat_id,
+                     messages.c.kind == kind, same_seat)
+        return await self._one(db, select(messages).where(*where))

@@ -6,10 +6,9 @@ JSON columns come back as dicts; a caller that mutates one mutates only its own 
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
-
-import aiosqlite
 
 # Chat settings a chat has before anyone changes them; stored values override these key by key. Empty on purpose:
 # the turn timer's default belongs to each game (bot/games: Kenza 60 s), so a chat only overrides it when it chose to.
@@ -37,7 +36,7 @@ class Player:
     username: str | None = None  # the platform handle, for `/stats @name`
 
     @classmethod
-    def from_row(cls, row: aiosqlite.Row) -> Player:
+    def from_row(cls, row: Mapping[str, Any]) -> Player:
         return cls(row["id"], row["platform"], row["user_id"], row["display_name"], row["language"],
                    row["created"], row["client_language"], row["username"])
 
@@ -56,7 +55,7 @@ class Chat:
         return self.defaults.get("turn_timer")
 
     @classmethod
-    def from_row(cls, row: aiosqlite.Row) -> Chat:
+    def from_row(cls, row: Mapping[str, Any]) -> Chat:
         return cls(row["platform"], row["chat_id"], row["language"], {**CHAT_DEFAULTS, **loads(row["defaults"])},
                    row["created"])
 
@@ -88,7 +87,7 @@ class Match:
         return self.status in ("lobby", "active")
 
     @classmethod
-    def from_row(cls, row: aiosqlite.Row) -> Match:
+    def from_row(cls, row: Mapping[str, Any]) -> Match:
         return cls(
             id=row["id"], game=row["game"], mode=row["mode"], options=loads(row["options"]),
             status=row["status"], seed=row["seed"], snapshot=loads(row["snapshot"]), version=row["version"],
@@ -114,7 +113,7 @@ class Seat:
         return self.player_id is not None
 
     @classmethod
-    def from_row(cls, row: aiosqlite.Row) -> Seat:
+    def from_row(cls, row: Mapping[str, Any]) -> Seat:
         return cls(row["match_id"], row["seat"], row["player_id"], row["bot_level"], row["timeouts_in_a_row"],
                    bool(row["away"]), row["display_name"])
 
@@ -129,7 +128,7 @@ class MoveRecord:
     at: float
 
     @classmethod
-    def from_row(cls, row: aiosqlite.Row) -> MoveRecord:
+    def from_row(cls, row: Mapping[str, Any]) -> MoveRecord:
         return cls(row["match_id"], row["seq"], row["seat"], row["actor"], row["move"], row["at"])
 
 
@@ -145,7 +144,7 @@ class Message:
     updated: float
 
     @classmethod
-    def from_row(cls, row: aiosqlite.Row) -> Message:
+    def from_row(cls, row: Mapping[str, Any]) -> Message:
         return cls(row["id"], row["match_id"], row["platform"], row["chat_id"], row["message_id"], row["kind"],
                    row["seat"], row["updated"])
 

@@ -16,12 +16,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import aiosqlite
+from sqlalchemy.ext.asyncio import AsyncConnection
 
 from storage import ladder
-from storage.db import Database
+from storage.db import Database, Row
 from storage.ladder import Entry, Standing
 from storage.stats import seat_outcomes
+
+# storage.migrate's advisory lock key + 1: a number no other program on the server locks with.
+RATING_LOCK_KEY = 0x6D616A6C6973 + 1
 
 PAGE_SIZE = 10
 
@@ -78,7 +81,7 @@ class RebuildReport:
     differences: list[str]  # what the stored ratings had that the fold does not reach (empty: identical)
 
 
-def _standing(row: aiosqlite.Row) -> Standing:
+def _standing(row: Row) -> Standing:
     return Standing(row["mu"], row["sigma"], row["matches"], row["wins"], row["draws"], row["losses"], row["points"],
                     row["streak"], row["best_streak"])
 
@@ -185,7 +188,7 @@ class RatingOps(Database):
                 have = await self._one(db, "SELECT 1 FROM achievements WHERE player_id = ? AND code = ?",
                                        (player_id, code))
                 if have is None:
-                    await db.execute("INSERT INTO achievements (player_id, code, match_id, at) VALUES (?, ?, ?, ?)",
+                    await self._exec(db, "INSERT INTO achievements (player_id, code, match_id, at) VALUES (?, ?, ?, ?)",
                                      (player_id, code, match_id, self._now()))
                     earned.append(code)
         return earned
@@ -241,14 +244,14 @@ class RatingOps(Database):
                                        f"folded {fresh.get(key)}")
             if not write:
                 return RebuildReport(matches, len(fresh), differences)
-            await db.execute("DELETE FROM ratings")
+            await self._exec(db, "DELETE FROM ratings")
             now = self._now()
             for (player, game, mode), standing in sorted(fresh.items()):
                 await self._write_standing(db, player, game, mode, standing, now)
         return RebuildReport(matches, len(fresh), differences)
 
     # ---- inside apply_move's transaction -------------------------------------------------------------------------
-    async def _rate_match(self, db: aiosqlite.Connection, match: aiosqlite.Row,
+    async def _rate_match(self, db: AsyncConnection, match: Row,
                           sides: Sequence[tuple[int, int]], result: dict[str, Any]) -> None:
         """Rate a finished rated table: `sides` is (side, place) per seat (ladder.sides_and_places).
 
@@ -267,12 +270,16 @@ class RatingOps(Database):
         after = ladder.rate(entries, current)
         if not after:
             return
-        row = await self._one(db, "SELECT coalesce(max(seq), 0) + 1 FROM rated_results")
-        seq = int(row[0]) if row else 1
+        if self.dialect == "postgresql":
+            # Workers finishing rated matches take turns until commit: the ratings read here and the next `seq`
+            # must be the ones the previous rated match wrote, or a rebuild would fold a different order.
+            await self._exec(db, "SELECT pg_advisory_xact_lock(?)", (RATING_LOCK_KEY,))
+        row = await self._one(db, "SELECT coalesce(max(seq), 0) + 1 AS next FROM rated_results")
+        seq = int(row["next"]) if row else 1
         now = self._now()
         for entry in entries:
             standing = after[entry.player_id]
-            await db.execute(
+            await self._exec(db,
                 """INSERT INTO rated_results (match_id, player_id, seq, seat, game, mode, side, place, abandoned,
                                               points, outcome, rating_before, mu, sigma, at)
                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
@@ -281,14 +288,14 @@ class RatingOps(Database):
                  current[entry.player_id].rating, standing.mu, standing.sigma, now))
             await self._write_standing(db, entry.player_id, game, mode, standing, now)
 
-    async def _standing_of(self, db: aiosqlite.Connection, player_id: int, game: str, mode: str) -> Standing:
+    async def _standing_of(self, db: AsyncConnection, player_id: int, game: str, mode: str) -> Standing:
         row = await self._one(db, "SELECT * FROM ratings WHERE player_id = ? AND game = ? AND mode = ?",
                               (player_id, game, mode))
         return Standing() if row is None else _standing(row)
 
-    async def _write_standing(self, db: aiosqlite.Connection, player_id: int, game: str, mode: str,
+    async def _write_standing(self, db: AsyncConnection, player_id: int, game: str, mode: str,
                               standing: Standing, now: float) -> None:
-        await db.execute(
+        await self._exec(db,
             """INSERT INTO ratings (player_id, game, mode, mu, sigma, rating, matches, wins, draws, losses, points,
                                     streak, best_streak, updated)
                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
@@ -308,8 +315,8 @@ class RatingOps(Database):
                            AND m.platform = ? AND m.chat_id = ?)""", (platform, str(chat_id)))
 
 
-def _by_match(rows: list[aiosqlite.Row]) -> list[tuple[tuple[int, int], list[aiosqlite.Row]]]:
-    groups: dict[tuple[int, int], list[aiosqlite.Row]] = {}
+def _by_match(rows: list[Row]) -> list[tuple[tuple[int, int], list[Row]]]:
+    groups: dict[tuple[int, int], list[Row]] = {}
     for row in rows:
         groups.setdefault((row["seq"], row["match_id"]), []).append(row)
     return sorted(groups.items())

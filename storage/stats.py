@@ -5,10 +5,13 @@ from __future__ import annotations
 from collections.abc import Collection
 from typing import Any
 
-import aiosqlite
+from sqlalchemy import Float, case, cast, func, select
+from sqlalchemy.ext.asyncio import AsyncConnection
 
-from storage.db import Database
+from storage.db import Database, Row
+from storage.dialects import upsert
 from storage.models import GameStats, LeaderRow
+from storage.schema import matches, players, seats, stats
 
 
 def seat_outcomes(result: dict[str, Any], seat_count: int) -> list[tuple[bool, bool, int]]:
@@ -34,22 +37,24 @@ def seat_outcomes(result: dict[str, Any], seat_count: int) -> list[tuple[bool, b
 
 
 class StatsOps(Database):
-    async def _record_result(self, db: aiosqlite.Connection, match: aiosqlite.Row, result: dict[str, Any]) -> None:
-        """Add one played match to every human seat's stats; the caller's transaction makes it all-or-nothing."""
-        seats = await self._all(db, "SELECT seat, player_id FROM seats WHERE match_id = ? ORDER BY seat",
-                                (match["id"],))
-        outcomes = seat_outcomes(result, len(seats))
-        for seat in seats:
-            if seat["player_id"] is None:
-                continue
+    async def _record_result(self, db: AsyncConnection, match: Row, result: dict[str, Any]) -> None:
+        """Add one played match to every human seat's stats; the caller's transaction makes it all-or-nothing.
+
+        Rows are written in player order, as every finishing match does, so two matches ending at once on
+        PostgreSQL lock shared players' rows in the same order and cannot deadlock."""
+        rows = await self._all(db, select(seats.c.seat, seats.c.player_id).where(seats.c.match_id == match["id"])
+                               .order_by(seats.c.seat))
+        outcomes = seat_outcomes(result, len(rows))
+        for seat in sorted((row for row in rows if row["player_id"] is not None), key=lambda row: row["player_id"]):
             won, drawn, points = outcomes[seat["seat"]]
-            await db.execute(
-                """INSERT INTO stats (player_id, game, mode, played, won, drawn, points) VALUES (?, ?, ?, 1, ?, ?, ?)
-                   ON CONFLICT (player_id, game, mode) DO UPDATE SET
-                     played = played + 1, won = won + excluded.won, drawn = drawn + excluded.drawn,
-                     points = points + excluded.points""",
-                (seat["player_id"], match["game"], match["mode"], int(won), int(drawn), points),
-            )
+            insert = upsert(self.dialect, stats).values(
+                player_id=seat["player_id"], game=match["game"], mode=match["mode"], played=1, won=int(won),
+                drawn=int(drawn), points=points)
+            await db.execute(insert.on_conflict_do_update(
+                index_elements=[stats.c.player_id, stats.c.game, stats.c.mode],
+                set_={"played": stats.c.played + 1, "won": stats.c.won + insert.excluded.won,
+                      "drawn": stats.c.drawn + insert.excluded.drawn,
+                      "points": stats.c.points + insert.excluded.points}))
 
     async def leaderboard(
         self, game: str | None, platform: str, limit: int = 10, mode: str | None = None,
@@ -96,33 +101,40 @@ class StatsOps(Database):
                 return rank, len(rows)
         return None
 
-    async def _ranked(self, db: aiosqlite.Connection, platform: str, game: str | None, mode: str | None,
-                      lower_games: Collection[str], chat_id: str | None = None) -> list[aiosqlite.Row]:
+    async def _ranked(self, db: AsyncConnection, platform: str, game: str | None, mode: str | None,
+                      lower_games: Collection[str], chat_id: str | None = None) -> list[Row]:
+        played, won = func.sum(stats.c.played), func.sum(stats.c.won)
         lower = sorted(set(lower_games))
-        marks = ", ".join("?" for _ in lower) or "NULL"
-        here = """AND (? IS NULL OR EXISTS (SELECT 1 FROM seats t JOIN matches m ON m.id = t.match_id
-                   WHERE t.player_id = p.id AND m.platform = p.platform AND m.chat_id = ? AND m.status = 'finished'
-                   AND (? IS NULL OR m.game = ?)))"""
-        return await self._all(
-            db,
-            f"""SELECT p.id AS player_id, p.display_name, sum(s.played) AS played, sum(s.won) AS won,
-                      sum(s.drawn) AS drawn, sum(s.points) AS points,
-                      sum(CASE WHEN s.game IN ({marks}) THEN -s.points ELSE s.points END) AS merit
-               FROM stats s JOIN players p ON p.id = s.player_id
-               WHERE p.platform = ? AND (? IS NULL OR s.game = ?) AND (? IS NULL OR s.mode = ?) {here}
-               GROUP BY p.id HAVING sum(s.played) > 0
-               ORDER BY won DESC, CAST(won AS REAL) / played DESC, merit DESC, p.id""",  # noqa: S608 (only ? marks)
-            (*lower, platform, game, game, mode, mode, chat_id, chat_id, game, game),
+        merit = func.sum(case((stats.c.game.in_(lower), -stats.c.points), else_=stats.c.points)) if lower \
+            else func.sum(stats.c.points)
+        query = (
+            select(players.c.id.label("player_id"), players.c.display_name, played.label("played"),
+                   won.label("won"), func.sum(stats.c.drawn).label("drawn"), func.sum(stats.c.points).label("points"))
+            .select_from(stats.join(players, players.c.id == stats.c.player_id))
+            .where(players.c.platform == platform)
+            .group_by(players.c.id, players.c.display_name)
+            .having(played > 0)
+            .order_by(won.desc(), (cast(won, Float) / played).desc(), merit.desc(), players.c.id)
         )
+        if game is not None:
+            query = query.where(stats.c.game == game)
+        if mode is not None:
+            query = query.where(stats.c.mode == mode)
+        if chat_id is not None:  # only who finished a match (of this game) in the chat
+            here = (select(seats.c.player_id).join(matches, matches.c.id == seats.c.match_id)
+                    .where(seats.c.player_id == players.c.id, matches.c.platform == players.c.platform,
+                           matches.c.chat_id == chat_id, matches.c.status == "finished"))
+            if game is not None:
+                here = here.where(matches.c.game == game)
+            query = query.where(here.exists())
+        return await self._all(db, query)
 
     async def player_stats(self, player_id: int) -> dict[str, GameStats]:
         """The player's record per game (modes summed); games never played are absent."""
         async with self.transaction(write=False) as db:
             rows = await self._all(
-                db,
-                """SELECT game, sum(played) AS played, sum(won) AS won, sum(drawn) AS drawn, sum(points) AS points
-                   FROM stats WHERE player_id = ? GROUP BY game ORDER BY game""",
-                (player_id,),
-            )
+                db, select(stats.c.game, func.sum(stats.c.played).label("played"), func.sum(stats.c.won).label("won"),
+                           func.sum(stats.c.drawn).label("drawn"), func.sum(stats.c.points).label("points"))
+                .where(stats.c.player_id == player_id).group_by(stats.c.game).order_by(stats.c.game))
         return {row["game"]: GameStats(row["game"], row["played"], row["won"], row["drawn"], row["points"])
                 for row in rows}

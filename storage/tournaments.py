@@ -11,9 +11,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import aiosqlite
+from sqlalchemy.ext.asyncio import AsyncConnection
 
-from storage.db import Database
+from storage.db import Database, Row
 from storage.errors import AlreadySeated, NotFound, WrongStatus
 from storage.models import dumps, loads
 
@@ -41,7 +41,7 @@ class Tournament:
         return self.status == "registering" and self.opens <= now < self.closes
 
     @classmethod
-    def from_row(cls, row: aiosqlite.Row) -> Tournament:
+    def from_row(cls, row: Row) -> Tournament:
         return cls(row["id"], row["platform"], row["chat_id"], row["game"], row["mode"], loads(row["options"]),
                    row["team_size"], row["opens"], row["closes"], row["starts"], row["grace"], row["prize"],
                    row["status"], row["champion"], row["created_by"], row["created"])
@@ -84,7 +84,7 @@ class BracketGame:
     outcome: str | None  # played | bye | forfeit | draw (a drawn match: the better seed went through)
 
     @classmethod
-    def from_row(cls, row: aiosqlite.Row) -> BracketGame:
+    def from_row(cls, row: Row) -> BracketGame:
         return cls(row["tournament_id"], row["round"], row["slot"], row["entry_a"], row["entry_b"], row["match_id"],
                    row["deadline"], tuple(json.loads(row["ready"])), row["winner"], row["outcome"])
 
@@ -94,15 +94,12 @@ class TournamentOps(Database):
                                 team_size: int, opens: float, closes: float, starts: float, grace: float, prize: str,
                                 created_by: int | None) -> Tournament:
         async with self.transaction() as db:
-            cursor = await db.execute(
-                """INSERT INTO tournaments (platform, chat_id, game, mode, options, team_size, opens, closes, starts,
-                                            grace, prize, created_by, created)
-                   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
+            tournament_id = (await self._exec(
+                db, """INSERT INTO tournaments (platform, chat_id, game, mode, options, team_size, opens, closes,
+                                                starts, grace, prize, created_by, created)
+                       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id""",
                 (platform, str(chat_id), game, mode, dumps(options), team_size, opens, closes, starts, grace, prize,
-                 created_by, self._now()))
-            tournament_id = cursor.lastrowid
-            await cursor.close()
-            assert tournament_id is not None
+                 created_by, self._now()))).scalar_one()
             return await self._tournament(db, tournament_id)
 
     async def get_tournament(self, tournament_id: int) -> Tournament | None:
@@ -127,7 +124,7 @@ class TournamentOps(Database):
 
     async def set_tournament_status(self, tournament_id: int, status: str, champion: int | None = None) -> Tournament:
         async with self.transaction() as db:
-            await db.execute("UPDATE tournaments SET status = ?, champion = coalesce(?, champion) WHERE id = ?",
+            await self._exec(db, "UPDATE tournaments SET status = ?, champion = coalesce(?, champion) WHERE id = ?",
                              (status, champion, tournament_id))
             return await self._tournament(db, tournament_id)
 
@@ -145,12 +142,10 @@ class TournamentOps(Database):
         async with self.transaction() as db:
             await self._registering(db, tournament_id)
             await self._not_entered(db, tournament_id, player_id)
-            cursor = await db.execute(
-                "INSERT INTO tournament_entries (tournament_id, chat_id, registered) VALUES (?, ?, ?)",
-                (tournament_id, str(chat_id), self._now()))
-            entry_id = cursor.lastrowid
-            await cursor.close()
-            await db.execute("INSERT INTO tournament_members (tournament_id, entry_id, player_id, position) "
+            entry_id = (await self._exec(
+                db, "INSERT INTO tournament_entries (tournament_id, chat_id, registered) VALUES (?, ?, ?) RETURNING id",
+                (tournament_id, str(chat_id), self._now()))).scalar_one()
+            await self._exec(db, "INSERT INTO tournament_members (tournament_id, entry_id, player_id, position) "
                              "VALUES (?, ?, ?, 0)", (tournament_id, entry_id, player_id))
             return await self._entry(db, entry_id)
 
@@ -164,7 +159,7 @@ class TournamentOps(Database):
                 raise NotFound(f"no entry {entry_id} in tournament {tournament_id}")
             if len(entry.members) >= size:
                 raise WrongStatus(f"entry {entry_id} is full")
-            await db.execute("INSERT INTO tournament_members (tournament_id, entry_id, player_id, position) "
+            await self._exec(db, "INSERT INTO tournament_members (tournament_id, entry_id, player_id, position) "
                              "VALUES (?, ?, ?, ?)", (tournament_id, entry_id, player_id, len(entry.members)))
             return await self._entry(db, entry_id)
 
@@ -177,16 +172,16 @@ class TournamentOps(Database):
             if row is None:
                 return None
             entry = await self._entry(db, row["entry_id"])
-            await db.execute("DELETE FROM tournament_members WHERE tournament_id = ? AND player_id = ?",
+            await self._exec(db, "DELETE FROM tournament_members WHERE tournament_id = ? AND player_id = ?",
                              (tournament_id, player_id))
             rest = [m for m in entry.members if m.player_id != player_id]
             if not rest:
-                await db.execute("DELETE FROM tournament_entries WHERE id = ?", (entry.id,))
+                await self._exec(db, "DELETE FROM tournament_entries WHERE id = ?", (entry.id,))
             else:
                 for position, member in enumerate(rest):
-                    await db.execute("UPDATE tournament_members SET position = ? WHERE entry_id = ? AND player_id = ?",
-                                     (position + 100, entry.id, member.player_id))
-                await db.execute("UPDATE tournament_members SET position = position - 100 WHERE entry_id = ?",
+                    await self._exec(db, "UPDATE tournament_members SET position = ? WHERE entry_id = ? "
+                                         "AND player_id = ?", (position + 100, entry.id, member.player_id))
+                await self._exec(db, "UPDATE tournament_members SET position = position - 100 WHERE entry_id = ?",
                                  (entry.id,))
             return entry
 
@@ -207,14 +202,14 @@ class TournamentOps(Database):
             if row is None or row["status"] != "registering":
                 raise WrongStatus(f"tournament {tournament_id} is not registering")
             for entry_id in drop:
-                await db.execute("DELETE FROM tournament_members WHERE entry_id = ?", (entry_id,))
-                await db.execute("DELETE FROM tournament_entries WHERE id = ?", (entry_id,))
+                await self._exec(db, "DELETE FROM tournament_members WHERE entry_id = ?", (entry_id,))
+                await self._exec(db, "DELETE FROM tournament_entries WHERE id = ?", (entry_id,))
             for entry_id, seed in seeds.items():
-                await db.execute("UPDATE tournament_entries SET seed = ? WHERE id = ?", (seed, entry_id))
+                await self._exec(db, "UPDATE tournament_entries SET seed = ? WHERE id = ?", (seed, entry_id))
             for round_number, slot, entry_a, entry_b in games:
-                await db.execute("INSERT INTO tournament_games (tournament_id, round, slot, entry_a, entry_b) "
+                await self._exec(db, "INSERT INTO tournament_games (tournament_id, round, slot, entry_a, entry_b) "
                                  "VALUES (?, ?, ?, ?, ?)", (tournament_id, round_number, slot, entry_a, entry_b))
-            await db.execute("UPDATE tournaments SET status = 'running' WHERE id = ?", (tournament_id,))
+            await self._exec(db, "UPDATE tournaments SET status = 'running' WHERE id = ?", (tournament_id,))
 
     async def bracket(self, tournament_id: int) -> list[BracketGame]:
         async with self.transaction(write=False) as db:
@@ -237,7 +232,7 @@ class TournamentOps(Database):
         async with self.transaction() as db:
             if values:
                 assignments = ", ".join(f"{name} = ?" for name in values)
-                await db.execute(f"UPDATE tournament_games SET {assignments} WHERE tournament_id = ? AND round = ? "
+                await self._exec(db, f"UPDATE tournament_games SET {assignments} WHERE tournament_id = ? AND round = ? "
                                  "AND slot = ?", (*values.values(), tournament_id, round_number, slot))
             row = await self._one(db, "SELECT * FROM tournament_games WHERE tournament_id = ? AND round = ? "
                                       "AND slot = ?", (tournament_id, round_number, slot))
@@ -246,25 +241,25 @@ class TournamentOps(Database):
             return BracketGame.from_row(row)
 
     # ---- helpers (inside a transaction) --------------------------------------------------------------------
-    async def _tournament(self, db: aiosqlite.Connection, tournament_id: int) -> Tournament:
+    async def _tournament(self, db: AsyncConnection, tournament_id: int) -> Tournament:
         row = await self._one(db, "SELECT * FROM tournaments WHERE id = ?", (tournament_id,))
         if row is None:
             raise NotFound(f"no tournament {tournament_id}")
         return Tournament.from_row(row)
 
-    async def _registering(self, db: aiosqlite.Connection, tournament_id: int) -> None:
+    async def _registering(self, db: AsyncConnection, tournament_id: int) -> None:
         """Entries change only before the draw (the registration window itself is the service's clock's call)."""
         tournament = await self._tournament(db, tournament_id)
         if tournament.status != "registering":
             raise WrongStatus(f"tournament {tournament_id} is not taking registrations")
 
-    async def _not_entered(self, db: aiosqlite.Connection, tournament_id: int, player_id: int) -> None:
+    async def _not_entered(self, db: AsyncConnection, tournament_id: int, player_id: int) -> None:
         row = await self._one(db, "SELECT entry_id FROM tournament_members WHERE tournament_id = ? AND player_id = ?",
                               (tournament_id, player_id))
         if row is not None:
             raise AlreadySeated(f"player {player_id} is already in entry {row['entry_id']}")
 
-    async def _entry(self, db: aiosqlite.Connection, entry_id: int) -> Entry:
+    async def _entry(self, db: AsyncConnection, entry_id: int) -> Entry:
         row = await self._one(db, "SELECT * FROM tournament_entries WHERE id = ?", (entry_id,))
         if row is None:
             raise NotFound(f"no entry {entry_id}")

@@ -57,3 +57,23 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     except (OSError, ValueError):
         return
     items.sort(key=lambda item: durations.get(item.nodeid, 0.0))
+
+
+from tests.engines import postgres_url  # noqa: E402,F401  (a session fixture shared by the storage suites)
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+async def any_store(request: pytest.FixtureRequest, tmp_path: Path):
+    """A fresh, empty store on each engine: a new SQLite file, and PostgreSQL when MAJLIS_TEST_DATABASE_URL names a
+    server (skipped otherwise). Storage test modules use it as their `store`."""
+    from storage import Store
+    from tests.engines import empty_tables
+
+    if request.param == "sqlite":
+        store = await Store.open(str(tmp_path / "majlis.sqlite"))
+    else:
+        url = request.getfixturevalue("postgres_url")
+        store = await Store.open(url)
+        await empty_tables(url)
+    yield store
+    await store.close()

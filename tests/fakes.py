@@ -8,10 +8,13 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
+from sqlalchemy import update
+
 import engine
 from bot.messages import MessageGone, OutMessage, Unreachable
 from storage import Store
 from storage.models import Match, dumps
+from storage.schema import matches
 
 # Two-player Kenza deals with seat 0 to move. Seat 0's rack offers one plain move button and one capture choice
 # (6🪙 takes 2+3+4 or 4+5); the two layouts differ in which of them comes first.
@@ -41,8 +44,8 @@ async def force_layout(store: Store, match_id: int, layout: dict[str, Any]) -> M
     state = game.new(len(await store.seats(match_id)), match.options, layout=layout)
     async with store.transaction() as db:
         # The screens no longer show this deal: clear the pending-delivery mark so `resume()` delivers it.
-        await db.execute("UPDATE matches SET snapshot = ?, delivered_version = NULL WHERE id = ?",
-                         (dumps(game.to_json(state)), match_id))
+        await db.execute(update(matches).where(matches.c.id == match_id)
+                         .values(snapshot=dumps(game.to_json(state)), delivered_version=None))
     return await store.get_match(match_id)
 
 

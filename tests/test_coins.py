@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from sqlalchemy import text
 
 import engine
 from bot import callbacks
@@ -137,7 +138,7 @@ async def test_coins_command_and_who_may_sit(setup):
     mona = await store.upsert_player("fake", "32", "Mona")
     await store.coins(mona.id, service.coin_grants)
     async with store.transaction() as db:
-        await db.execute("UPDATE coins SET balance = 30 WHERE player_id = ?", (mona.id,))
+        await db.execute(text("UPDATE coins SET balance = 30 WHERE player_id = :id"), {"id": mona.id})
     reply = await service.command(MONA, GROUP, "join")
     assert reply.alert and reply.text == t("en", "coins.short", stake=80, balance=30)
     clock.now += DAY * 8  # eight days later the daily grant (7) still leaves her short: one grant, not eight
@@ -246,7 +247,8 @@ async def test_migration_5_upgrades_a_version_4_database(tmp_path):
     """A database written before coin tables: its matches become free tables, and coins start from the grant."""
     import aiosqlite
 
-    from storage.migrations import MIGRATIONS, apply_migrations, latest_version
+    from storage.migrate import revision_numbers
+    from tests.legacy_migrations import MIGRATIONS, apply_migrations
 
     path = str(tmp_path / "old.db")
     async with aiosqlite.connect(path, isolation_level=None) as conn:
@@ -255,12 +257,12 @@ async def test_migration_5_upgrades_a_version_4_database(tmp_path):
         await conn.execute("""INSERT INTO matches (game, mode, platform, chat_id, created, updated)
                               VALUES ('konkan_cards', 'casual', 't', '-1', 0, 0)""")
     store = await Store.open(path)
-    assert store.migrations_applied == list(range(5, latest_version() + 1))  # 5, and any later ones
+    assert store.migrations_applied == list(range(5, revision_numbers()[-1] + 1))  # 5, and any later ones
     assert (await store.get_match(1)).stake == 0
     assert await store.coins(1, CoinGrants(starting=321, daily=1)) == 321
     async with store.transaction() as db:  # a balance can never go below zero, whatever the caller does
         with pytest.raises(Exception, match="CHECK"):
-            await db.execute("UPDATE coins SET balance = -1 WHERE player_id = 1")
+            await db.execute(text("UPDATE coins SET balance = -1 WHERE player_id = 1"))
     await store.close()
 
 
@@ -272,7 +274,7 @@ async def test_a_stake_raised_after_someone_sat_is_checked_at_start(setup):
     mona = await store.find_player("fake", "32")
     await store.coins(mona.id, service.coin_grants)
     async with store.transaction() as db:
-        await db.execute("UPDATE coins SET balance = 30 WHERE player_id = ?", (mona.id,))
+        await db.execute(text("UPDATE coins SET balance = 30 WHERE player_id = :id"), {"id": mona.id})
     for _ in range(2):  # free -> 10 -> 50
         await service.press(ALI, GROUP, callbacks.encode("o", match.id, "stake"))
     for actor in (ALI, MONA):
@@ -288,7 +290,7 @@ async def test_a_balance_of_one_coin_is_said_in_the_singular_in_both_languages(s
     service, transport, store, clock = setup
     await service.command(ALI, GROUP, "coins")
     async with store.transaction() as db:
-        await db.execute("UPDATE coins SET balance = 1")
+        await db.execute(text("UPDATE coins SET balance = 1"))
     assert (await service.command(ALI, GROUP, "coins")).text.startswith("🪙 You have 1 coin. ")
     await service.command(ALI, GROUP, "lang", ["ar"])
     assert (await service.command(ALI, GROUP, "coins")).text.startswith("🪙 رصيدك عملة واحدة.")

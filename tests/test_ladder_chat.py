@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from sqlalchemy import text
 
 import engine
 from bot import callbacks
@@ -226,7 +227,7 @@ def test_the_rebuild_command_checks_and_rewrites(tmp_path, monkeypatch, capsys):
                 await seed_board(store, 4)
             else:
                 async with store.transaction() as db:
-                    await db.execute("UPDATE ratings SET wins = wins + 1 WHERE player_id = 1")
+                    await db.execute(text("UPDATE ratings SET wins = wins + 1 WHERE player_id = 1"))
         finally:
             await store.close()
 

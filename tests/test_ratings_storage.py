@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 from openskill.models import PlackettLuce
+from sqlalchemy import text
 
 from storage import Store, ladder
 from storage.ladder import Standing, sides_and_places
@@ -13,11 +14,11 @@ MODEL = PlackettLuce()
 
 
 @pytest.fixture
-async def store(tmp_path):
+def store(any_store: Store) -> Store:
+    """On SQLite and on PostgreSQL (when MAJLIS_TEST_DATABASE_URL is set); each write one second after the last."""
     clock = iter(range(1000, 10**6))
-    opened = await Store.open(str(tmp_path / "r.db"), clock=lambda: float(next(clock)))
-    yield opened
-    await opened.close()
+    any_store._clock = lambda: float(next(clock))
+    return any_store
 
 
 async def players(store: Store, count: int, platform: str = "fake") -> list[int]:
@@ -168,7 +169,8 @@ async def test_rebuild_reaches_the_same_numbers_and_repairs_a_tampered_rating(st
     assert (report.matches, report.ratings, report.differences) == (14, 7, [])
     assert {p: (await store.player_ratings(p)) for p in (a, b, c, d)} == before
     async with store.transaction() as db:
-        await db.execute("UPDATE ratings SET mu = mu + 1, streak = 9 WHERE player_id = ? AND game = 'tunj'", (b,))
+        await db.execute(text("UPDATE ratings SET mu = mu + 1, streak = 9 WHERE player_id = :b AND game = 'tunj'"),
+                         {"b": b})
     report = await store.rebuild_ratings()
     assert len(report.differences) == 1 and f"player {b} tunj/casual" in report.differences[0]
     assert {p: (await store.player_ratings(p)) for p in (a, b, c, d)} == before
@@ -178,7 +180,8 @@ async def test_migration_6_upgrades_a_version_5_database(tmp_path):
     """A database from before the ladder: its finished matches stay unrated and nobody has a rating yet."""
     import aiosqlite
 
-    from storage.migrations import MIGRATIONS, apply_migrations, latest_version
+    from storage.migrate import revision_numbers
+    from tests.legacy_migrations import MIGRATIONS, apply_migrations
 
     path = str(tmp_path / "old.db")
     async with aiosqlite.connect(path, isolation_level=None) as conn:
@@ -188,7 +191,7 @@ async def test_migration_6_upgrades_a_version_5_database(tmp_path):
                               VALUES ('kenza', 'casual', 't', '-1', 0, 0, 'finished')""")
     opened = await Store.open(path)
     try:
-        assert opened.migrations_applied == list(range(6, latest_version() + 1))  # 6, and any later ones
+        assert opened.migrations_applied == list(range(6, revision_numbers()[-1] + 1))  # 6, and any later ones
         assert not (await opened.get_match(1)).rated
         assert await opened.player_ratings(1) == [] and await opened.achievements_of(1) == []
         assert (await opened.rebuild_ratings()).matches == 0

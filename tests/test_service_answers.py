@@ -57,7 +57,7 @@ async def test_im_back_returns_an_away_seat_and_restarts_its_timer(setup):
     human = next(seat for seat in await store.seats(match_id) if seat.is_human)
     await store.set_seat_flags(match_id, human.seat, timeouts_in_a_row=2, away=True)
     await store.set_deadline(match_id, None)
-    service._fresh_seats()
+    service._fresh_reads()
     before = len(transport.calls)
     reply = await service.press(ALI, GROUP, callbacks.encode("i", match_id))
     assert (reply.text, reply.alert) == ("Welcome back — your seat is yours again.", False)
@@ -76,7 +76,7 @@ async def test_im_back_after_the_match_ended_only_clears_the_flag(setup):
     human = next(seat for seat in await store.seats(match_id) if seat.is_human)
     await store.set_seat_flags(match_id, human.seat, away=True)
     await store.cancel_match(match_id)
-    service._fresh_seats()
+    service._fresh_reads()
     reply = await service.press(ALI, GROUP, callbacks.encode("i", match_id))
     assert reply.text == "Welcome back — your seat is yours again."
     assert (await store.get_match(match_id)).deadline is None
@@ -159,7 +159,7 @@ async def test_back_in_arabic_redraws_only_the_returning_players_screens_and_pin
     match = await store.get_match(match.id)
     seat = next(seat for seat in await store.seats(match.id) if seat.display_name == "Ali")
     await store.set_seat_flags(match.id, seat.seat, timeouts_in_a_row=2, away=True)
-    service._fresh_seats()
+    service._fresh_reads()
     before = len(transport.calls)
     reply = await service.command(ali, private, "back", [])
     assert reply.text == t("ar", "back.welcome") == "أهلًا بعودتك — مقعدك لك من جديد."
@@ -181,7 +181,7 @@ async def test_typed_back_returns_an_away_seat_at_a_table_with_a_bot(setup):
     match_id = await kenza_against_a_bot(service)
     human = next(seat for seat in await store.seats(match_id) if seat.is_human)
     await store.set_seat_flags(match_id, human.seat, timeouts_in_a_row=2, away=True)
-    service._fresh_seats()
+    service._fresh_reads()
     reply = await service.command(ALI, GROUP, "back", [])
     assert reply.text == "Welcome back — your seat is yours again."
     assert not next(seat for seat in await store.seats(match_id) if seat.is_human).away

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import random
-import sqlite3
 import subprocess
 import sys
 import textwrap
@@ -12,6 +11,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from sqlalchemy import text
+from sqlalchemy.exc import DBAPIError
 
 import engine
 from engine import bots as engine_bots
@@ -22,10 +23,9 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.fixture
-async def store(tmp_path: Path):
-    store = await Store.open(str(tmp_path / "moves.db"))
-    yield store
-    await store.close()
+def store(any_store: Store) -> Store:
+    """Each test here runs on SQLite and on PostgreSQL (when MAJLIS_TEST_DATABASE_URL is set)."""
+    return any_store
 
 
 async def _started(store: Store, chat: str = "c", humans: int = 2, bots: int = 0, game: str = "kenza",
@@ -98,9 +98,9 @@ async def test_move_log_cannot_be_rewritten(store: Store) -> None:
     match, _ = await _started(store)
     await store.apply_move(match.id, 0, 0, "human", "a", {"log": ["a"]}, None)
     for sql in ("UPDATE moves SET move = 'b'", "DELETE FROM moves"):
-        with pytest.raises(sqlite3.IntegrityError):
+        with pytest.raises(DBAPIError, match="append-only"):
             async with store.transaction() as db:
-                await db.execute(sql)
+                await db.execute(text(sql))
     assert [m.move for m in await store.moves(match.id)] == ["a"]
 
 
@@ -115,17 +115,27 @@ async def _assert_untouched(store: Store, match_id: int, players: list[Any]) -> 
         assert await store.player_stats(player.id) == {}
 
 
+FAILING_STATS = {
+    "sqlite": ("""CREATE TEMP TRIGGER fail_stats BEFORE INSERT ON main.stats
+                  BEGIN SELECT RAISE(ABORT, 'injected failure'); END""",),
+    "postgresql": ("""CREATE OR REPLACE FUNCTION fail_stats() RETURNS trigger LANGUAGE plpgsql AS $$
+                      BEGIN RAISE EXCEPTION 'injected failure'; END $$""",
+                   "CREATE TRIGGER fail_stats BEFORE INSERT ON stats FOR EACH ROW EXECUTE FUNCTION fail_stats()"),
+}
+
+
 async def test_failure_in_the_database_mid_move_writes_nothing(store: Store) -> None:
     match, players = await _started(store)
     async with store.transaction() as db:  # inject: the stats write fails after move + snapshot were written
-        await db.execute("""CREATE TEMP TRIGGER fail_stats BEFORE INSERT ON main.stats
-                            BEGIN SELECT RAISE(ABORT, 'injected failure'); END""")
+        for statement in FAILING_STATS[store.dialect]:
+            await db.execute(text(statement))
     result = {"scores": [10, 5], "winners": [0]}
-    with pytest.raises(sqlite3.IntegrityError, match="injected"):
+    with pytest.raises(DBAPIError, match="injected"):
         await store.apply_move(match.id, 0, 0, "human", "last", {"log": ["last"]}, None, finished_result=result)
     await _assert_untouched(store, match.id, players)
     async with store.transaction() as db:
-        await db.execute("DROP TRIGGER temp.fail_stats")
+        await db.execute(text("DROP TRIGGER temp.fail_stats" if store.dialect == "sqlite"
+                              else "DROP TRIGGER fail_stats ON stats"))
     done = await store.apply_move(match.id, 0, 0, "human", "last", {"log": ["last"]}, None, finished_result=result)
     assert done.status == "finished" and (await store.player_stats(players[0].id))["kenza"].won == 1
 

@@ -17,7 +17,15 @@ async def clock() -> Clock:
 
 
 @pytest.fixture
-async def store(tmp_path: Path, clock: Clock):
+def store(any_store: Store, clock: Clock) -> Store:
+    """Each test here runs on SQLite and on PostgreSQL (when MAJLIS_TEST_DATABASE_URL is set), stamped by `clock`."""
+    any_store._clock = clock
+    return any_store
+
+
+@pytest.fixture
+async def sqlite_store(tmp_path: Path, clock: Clock):
+    """For what only SQLite has: pragmas, the file another process opens."""
     store = await Store.open(str(tmp_path / "records.db"), clock=clock)
     yield store
     await store.close()
@@ -195,7 +203,8 @@ async def test_table_busy_names_the_open_match(store: Store) -> None:
     assert busy.value.match_id == match_id
 
 
-async def test_pragma_reads_the_connection_settings_and_refuses_anything_else(store: Store) -> None:
+async def test_pragma_reads_the_connection_settings_and_refuses_anything_else(sqlite_store: Store) -> None:
+    store = sqlite_store
     assert await store.pragma("journal_mode") == "wal"
     assert await store.pragma("foreign_keys") == 1
     assert await store.pragma("busy_timeout") == 5000
@@ -226,11 +235,12 @@ READS = {
 
 
 @pytest.mark.parametrize("read", sorted(READS))
-async def test_a_read_does_not_wait_for_another_process_writing(store: Store, read: str) -> None:
+async def test_a_read_does_not_wait_for_another_process_writing(sqlite_store: Store, read: str) -> None:
     """WAL lets a backup or a second process write while the bot reads: a read must not ask for the write lock
     (it would wait the whole busy timeout and then fail with "database is locked")."""
     import sqlite3
 
+    store = sqlite_store
     match_id = await started(store)
     player = (await store.seats(match_id))[0].player_id
     other = sqlite3.connect(store.path, isolation_level=None, timeout=0.1)
@@ -261,8 +271,15 @@ async def test_find_player_by_handle_strips_only_the_at_sign(store: Store) -> No
     assert await store.find_player("dc", "@xena") is None
 
 
-async def test_pragma_without_a_value_reads_none(store: Store) -> None:
-    assert await store.pragma("no_such_pragma") is None
+async def test_pragma_without_a_value_reads_none(sqlite_store: Store) -> None:
+    assert await sqlite_store.pragma("no_such_pragma") is None
+
+
+async def test_pragma_is_refused_on_postgresql(store: Store) -> None:
+    if store.dialect == "sqlite":
+        pytest.skip("SQLite has pragmas")
+    with pytest.raises(ValueError, match="only SQLite has pragmas"):
+        await store.pragma("journal_mode")
 
 
 async def test_a_finished_match_cannot_be_cancelled(store: Store) -> None:
@@ -379,12 +396,12 @@ async def test_records_carry_every_field_as_written(store: Store, clock: Clock) 
 
 
 async def test_json_columns_keep_arabic_readable_and_compact(store: Store) -> None:
-    import sqlite3
+    from sqlalchemy import text as sql
 
     player = await store.upsert_player("tg", 5, "Amina")
     match = await store.create_match("kenza", "classic", {"name": "مجلس", "n": 1}, "tg", 1, player.id, 1)
-    with sqlite3.connect(store.path) as raw:
-        [(text,)] = raw.execute("SELECT options FROM matches WHERE id = ?", (match.id,)).fetchall()
+    async with store.transaction(write=False) as db:
+        text = (await db.execute(sql("SELECT options FROM matches WHERE id = :id"), {"id": match.id})).scalar_one()
     assert text == '{"name":"مجلس","n":1}'
 
 
@@ -403,25 +420,26 @@ def test_database_url_drops_its_query():
     assert database_path("sqlite:///data/x.db?mode=ro?cache=shared") == "data/x.db"
 
 
-async def test_migration_and_url_errors_say_what_is_wrong(tmp_path: Path) -> None:
-    import aiosqlite
+async def test_url_errors_say_what_is_wrong() -> None:
+    from storage import database_path
 
-    from storage import SchemaTooNew, database_path
-    from storage.migrations import MIGRATIONS, Migration, apply_migrations, latest_version
-
-    assert latest_version(()) == 0
-    assert latest_version(MIGRATIONS) == len(MIGRATIONS)
-    with pytest.raises(ValueError) as gaps:
-        await apply_migrations(None, (Migration(1, "a", ()), Migration(3, "c", ())))  # type: ignore[arg-type]
-    assert str(gaps.value) == "migration versions must run 1, 2, 3, ... without gaps; got [1, 3]"
-    async with aiosqlite.connect(str(tmp_path / "new.db"), isolation_level=None) as conn:
-        await apply_migrations(conn, MIGRATIONS + (Migration(len(MIGRATIONS) + 1, "later", ()),))
-        with pytest.raises(SchemaTooNew) as newer:
-            await apply_migrations(conn)
-    assert str(newer.value) == (f"database schema is version {len(MIGRATIONS) + 1}; this build knows up to "
-                                f"{len(MIGRATIONS)}")
     for url, reason in (("sqlite://data.db", "'sqlite://data.db': expected sqlite:///path (three slashes)"),
-                        ("postgres://h/db", "'postgres://h/db': only sqlite is supported")):
+                        ("postgres://h/db", "'postgres://h/db': a PostgreSQL URL names a server, not a file"),
+                        ("mysql://h/db", "'mysql://h/db': only sqlite and postgresql are supported")):
         with pytest.raises(ValueError) as bad:
             database_path(url)
         assert str(bad.value) == f"DATABASE_URL {reason}"
+
+
+def test_postgresql_urls_go_to_asyncpg_with_their_schema() -> None:
+    from storage.url import database_target
+
+    target = database_target("postgres://majlis:secret@db.example:5433/majlis?search_path=bots")
+    assert target.url.drivername == "postgresql+asyncpg"
+    assert (target.url.host, target.url.port, target.url.database) == ("db.example", 5433, "majlis")
+    assert target.connect_args == {"server_settings": {"search_path": "bots"}}
+    assert "secret" not in target.where and not target.is_sqlite
+    plain = database_target("postgresql://u@h/d")
+    assert plain.connect_args == {} and dict(plain.url.query) == {}
+    local = database_target(None, environ={})
+    assert (local.where, local.is_sqlite, str(local.url)) == ("data/majlis.db", True, "sqlite+aiosqlite:///data/majlis.db")

@@ -31,7 +31,7 @@ async def tunj_with_absent_ali(path, seed: int, turns: int) -> tuple[list[tuple[
             human = next(seat for seat in await store.seats(match.id) if seat.is_human)
             assert not human.away
             await store.set_seat_flags(match.id, human.seat, timeouts_in_a_row=0)
-            service._fresh_seats()
+            service._fresh_reads()
         game = engine.get("tunj")
         state = game.new(2, match.options, seed=match.seed)
         illegal = False

@@ -108,7 +108,7 @@ async def test_a_whole_team_tournament_with_a_bye_and_a_forfeit(tmp_path):
         async with store.transaction() as db:
             for name in ("Emad", "Farah"):
                 player = await store.find_player("fake", PLAYERS[name].user_id)
-                await db.execute("INSERT INTO stats (player_id, game, mode, played, won, drawn, points) "
+                await store._exec(db, "INSERT INTO stats (player_id, game, mode, played, won, drawn, points) "
                                  "VALUES (?, 'kenza', 'kenza', 3, 3, 0, 300)", (player.id,))
         # Registration closes at 30 minutes: a press after that is refused; the draw waits for the start.
         clock.now += 31 * 60
@@ -222,7 +222,7 @@ async def test_migration_7_upgrades_a_version_6_database(tmp_path):
     """A database from before tournaments gets the four tables; an entry's member is unique per tournament."""
     import aiosqlite
 
-    from storage.migrations import MIGRATIONS, apply_migrations
+    from tests.legacy_migrations import MIGRATIONS, apply_migrations
 
     path = str(tmp_path / "old.db")
     async with aiosqlite.connect(path, isolation_level=None) as conn:
@@ -235,9 +235,9 @@ async def test_migration_7_upgrades_a_version_6_database(tmp_path):
     assert entry.player_ids == (1,) and made.status == "registering"
     async with store.transaction() as db:
         with pytest.raises(Exception, match="UNIQUE|CHECK"):
-            await db.execute("INSERT INTO tournament_members (tournament_id, entry_id, player_id, position) "
+            await store._exec(db, "INSERT INTO tournament_members (tournament_id, entry_id, player_id, position) "
                              "VALUES (?, ?, 1, 1)", (made.id, entry.id))
         with pytest.raises(Exception, match="CHECK"):
-            await db.execute("INSERT INTO tournaments (platform, chat_id, game, mode, team_size, opens, closes, "
+            await store._exec(db, "INSERT INTO tournaments (platform, chat_id, game, mode, team_size, opens, closes, "
                              "starts, grace, created) VALUES ('t', '-1', 'kenza', 'kenza', 1, 5, 1, 9, 60, 0)")
     await store.close()

@@ -13,7 +13,7 @@ from bot.games import playable_games, ui_for
 from bot.i18n import LANGUAGES, game_name, pick_language, refusal, t, tn
 from bot.messages import ERROR, INFO, Actor, Button, ChatRef, OutMessage, Reply, Unreachable
 from engine.bots import levels as bot_levels
-from storage.errors import NotEnoughCoins, TableBusy
+from storage.errors import AlreadySeated, NotEnoughCoins, TableBusy, TableFull, WrongStatus
 from storage.models import Match, Seat
 
 log = logging.getLogger(__name__)
@@ -208,6 +208,21 @@ class Lobby(Coins):
 
     async def _lobby_action(self, op: str, match: Match, actor: Actor, player_id: int, lang: str,
                             args: tuple[str, ...]) -> Reply:
+        """One lobby button or command. The in-process lock orders this worker's presses; another worker's press
+        on the same lobby is ordered by the store (the lobby row is locked by each change), and losing that race
+        gets the answer the winner's outcome calls for."""
+        try:
+            return await self._lobby_change(op, match, actor, player_id, lang, args)
+        except TableFull:
+            return Reply(t(lang, "err.table_full"), alert=True)
+        except AlreadySeated:
+            return Reply(t(lang, "err.already_seated"), alert=True)
+        except WrongStatus:
+            match = await self.store.get_match(match.id) or match
+            return Reply(t(lang, "err.not_lobby" if match.status != "lobby" else "err.stale"), alert=True)
+
+    async def _lobby_change(self, op: str, match: Match, actor: Actor, player_id: int, lang: str,
+                            args: tuple[str, ...]) -> Reply:
         async with self._locks[match.id]:
             match = await self.store.get_match(match.id) or match
             if op == "x":
@@ -242,7 +257,8 @@ class Lobby(Coins):
                     if balance < match.stake:
                         return Reply(t(lang, "coins.short", stake=match.stake, balance=balance), alert=True,
                                      kind=ERROR)
-                await self._seat_write(self.store.add_seat, match.id, player_id=player_id)
+                await self._seat_write(self.store.add_seat, match.id, player_id=player_id,
+                                       max_seats=game.info.max_players)
                 reply = Reply(t(lang, "lobby.joined"))
             elif op == "l":
                 if not mine:
@@ -261,7 +277,7 @@ class Lobby(Coins):
                     return Reply(t(lang, "err.not_seated"), alert=True)
                 if len(seats) >= game.info.max_players:
                     return Reply(t(lang, "err.table_full"), alert=True)
-                await self._seat_write(self.store.add_seat, match.id, bot_level=level)
+                await self._seat_write(self.store.add_seat, match.id, bot_level=level, max_seats=game.info.max_players)
                 reply = Reply(t(lang, "lobby.bot_added"))
             elif op == "r":
                 bots = [seat for seat in seats if not seat.is_human]
@@ -321,7 +337,8 @@ class Lobby(Coins):
         for seat in seats if match.stake else []:  # today's daily grants count before the stakes are taken
             await self.store.coins(seat.player_id, self.coin_grants)
         try:
-            match = await self._seat_write(self.store.start_match, match.id, game.to_json(state), deadline)
+            match = await self._seat_write(self.store.start_match, match.id, game.to_json(state), deadline,
+                                           seat_count=len(seats))
             self._timer_due(match.deadline)
         except NotEnoughCoins as short:
             short_seats = [seat for seat in seats if seat.player_id in short.player_ids]

@@ -1,8 +1,11 @@
 """What every part of the service shares: the store, the clock, the transports, and the caches of seats, chats
 and players.
 
-The service is the only writer of seats, chats and players, so it keeps them in memory and drops an entry whenever it
-writes one: a button press then costs a few database round trips instead of dozens.
+Several workers may serve one database, so nothing another worker can change is trusted beyond the update being
+handled: every command, press, timer tick and resume starts from the database (`_fresh_reads`), and within it
+the caches save the repeated reads (a button press costs a few database round trips instead of dozens). What
+stays in memory across updates is this worker's own presentation state (recaps, pending deliveries, picks), which
+no other worker writes; a button drawn from another worker's pick answers "out of date", never a wrong move.
 """
 
 from __future__ import annotations
@@ -92,10 +95,13 @@ class ServiceState:
             if wake is not None:
                 wake.set()
 
-    def _fresh_seats(self) -> None:
-        """Each update starts from the database's seats (another tool may have changed them); within one update
-        the cache saves the repeated reads."""
+    def _fresh_reads(self) -> None:
+        """Each update starts from the database's seats, chats and players (another worker may have changed them);
+        within one update the caches save the repeated reads."""
         self._seat_cache.clear()
+        self._chat_cache.clear()
+        self._player_cache.clear()
+        self._players_by_account.clear()
 
     async def _seats(self, match_id: int) -> list[Seat]:
         seats = self._seat_cache.get(match_id)
@@ -135,6 +141,11 @@ class ServiceState:
         """The acting user's player row, written only when something about them changed."""
         key = (actor.platform, str(actor.user_id))
         known = self._players_by_account.get(key)
+        if known is None:
+            found = await self.store.find_player(actor.platform, actor.user_id)
+            known = found if found is not None and found.user_id == str(actor.user_id) else None
+            if known is not None:
+                self._players_by_account[key] = known
         language = normalize(actor.language)
         if known is not None and known.display_name == actor.name and (language in (None, known.client_language)) \
                 and (actor.username in (None, known.username)):

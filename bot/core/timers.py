@@ -21,15 +21,18 @@ log = logging.getLogger(__name__)
 
 AWAY_AFTER_TIMEOUTS = 2
 MAX_SLEEP = 30.0  # seconds the timer loop sleeps at most with nothing due (a deadline written by another process)
+# How long a claimed timer stays this worker's (Store.claim_due_timers): far longer than playing a timeout takes,
+# short enough that a killed worker's claimed timers fire on another one soon after.
+TIMER_LEASE = 30.0
 
 
 class Timers(ServiceState):
     async def tick(self) -> int:
         """Play for every seat whose turn timer has run out, then run the deliveries that are due (retries after a
         refusal, coalesced table edits); returns how many timeouts fired."""
-        self._fresh_seats()
+        self._fresh_reads()
         fired = 0
-        for match_id, version in await self.store.due_timers(self.clock()):
+        for match_id, version in await self.store.claim_due_timers(self.clock(), TIMER_LEASE):
             fired += await self._timeout(match_id, version)
         await self._tournament_tick()  # bot/core/tournaments.py: draws due, results, check-ins, forfeits
         await self.deliver()
@@ -134,9 +137,9 @@ class Timers(ServiceState):
     async def _timeout(self, match_id: int, seen_version: int) -> int:
         async with self._locks[match_id]:
             match = await self.store.get_match(match_id)
+            # Claimed at `seen_version` (the claim moved the deadline to the lease's end): any move since then
+            # started a new turn, with its own timer.
             if match is None or match.status != "active" or match.version != seen_version:
-                return 0
-            if match.deadline is None or match.deadline > self.clock():
                 return 0
             game = engine.get(match.game)
             state = game.from_json(match.snapshot)

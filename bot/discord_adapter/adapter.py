@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -24,10 +25,11 @@ READY_TIMEOUT = 30.0
 class MajlisClient(discord.Client):
     """A client that needs no privileged intent: everything arrives as interactions."""
 
-    def __init__(self, handler: InteractionHandler, guild_id: int | None) -> None:
-        super().__init__(intents=discord.Intents(guilds=True))
+    def __init__(self, handler: InteractionHandler, guild_id: int | None, **options: Any) -> None:
+        super().__init__(intents=discord.Intents(guilds=True), **options)
         self.presser = handler  # read by the dynamic items (views.ActionButton / ActionSelect)
         self.guild_id = guild_id
+        self.publishes_commands = True
         self.tree = app_commands.CommandTree(self)
         for command in build_all(handler):
             self.tree.add_command(command)
@@ -36,7 +38,8 @@ class MajlisClient(discord.Client):
         # Buttons of messages sent before this start (even by a previous process) match these templates.
         self.add_dynamic_items(ActionButton, ActionSelect)
         await self.tree.set_translator(CatalogTranslator())
-        await self.sync_commands()
+        if self.publishes_commands:
+            await self.sync_commands()
 
     async def sync_commands(self) -> None:
         """Publish the commands: to the development guild at once when one is set, else globally."""
@@ -52,12 +55,31 @@ class MajlisClient(discord.Client):
         log.info("synced %d slash commands %s", len(synced), f"to guild {self.guild_id}" if guild else "globally")
 
 
+class MajlisShardedClient(MajlisClient, discord.AutoShardedClient):
+    """The same client over some of the bot's shards (DISCORD_SHARD_COUNT / DISCORD_SHARD_IDS): Discord sends each
+    guild's interactions to the shard that guild hashes to, and any worker can answer them because a match lives in
+    the shared database, not in the worker. The commands are published once, by the worker running shard 0."""
+
+    def __init__(self, handler: InteractionHandler, guild_id: int | None, shard_count: int,
+                 shard_ids: tuple[int, ...] | None) -> None:
+        super().__init__(handler, guild_id, shard_count=shard_count,
+                         shard_ids=None if shard_ids is None else list(shard_ids))
+        self.publishes_commands = shard_ids is None or 0 in shard_ids
+
+
+def make_client(handler: InteractionHandler, settings: Settings) -> MajlisClient:
+    if settings.discord_shard_count is None:
+        return MajlisClient(handler, settings.discord_guild_id)
+    return MajlisShardedClient(handler, settings.discord_guild_id, settings.discord_shard_count,
+                               settings.discord_shard_ids)
+
+
 class DiscordAdapter:
     def __init__(self, service: Service, settings: Settings) -> None:
         self.service = service
         self.settings = settings
         self.handler = InteractionHandler(service)
-        self.client = MajlisClient(self.handler, settings.discord_guild_id)
+        self.client = make_client(self.handler, settings)
         self.transport = DiscordTransport(self.client)
         self._connection: asyncio.Task[None] | None = None
 
