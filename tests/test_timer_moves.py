@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import engine
 from bot import callbacks
+from bot.core.timers import TIMER_LEASE
 from bot.messages import Actor, Busy, ChatRef
 from tests.chat import fake_service
 
@@ -124,12 +125,16 @@ async def test_a_timer_read_from_the_due_list_does_not_fire_once_its_turn_has_ch
         await service.press(ALI, GROUP, callbacks.encode("s", match.id))
         match = await store.get_match(match.id)
         clock.now = match.deadline + 1
-        assert await service._timeout(match.id, match.version - 1) == 0  # a move landed since the due list
+        assert await store.claim_due_timers(clock.now, TIMER_LEASE) == [(match.id, match.version)]
+        lease_end = clock.now + TIMER_LEASE
+        assert await service._timeout(match.id, match.version - 1, lease_end) == 0  # a move landed since the claim
         await store.set_deadline(match.id, None)
-        assert await service._timeout(match.id, match.version) == 0  # switched off
-        await store.set_deadline(match.id, clock.now + 30)
-        assert await service._timeout(match.id, match.version) == 0  # restarted
+        assert await service._timeout(match.id, match.version, lease_end) == 0  # switched off
+        await store.set_deadline(match.id, clock.now + 45)
+        assert await service._timeout(match.id, match.version, lease_end) == 0  # restarted
+        assert await service._timeout(match.id, match.version) == 0  # not due by the stored deadline either
         assert all(record.actor != "timer" for record in await store.moves(match.id))
         assert (await store.get_match(match.id)).version == match.version
         await store.set_deadline(match.id, clock.now - 1)
-        assert await service._timeout(match.id, match.version) == 1
+        assert await store.claim_due_timers(clock.now, TIMER_LEASE) == [(match.id, match.version)]
+        assert await service._timeout(match.id, match.version, clock.now + TIMER_LEASE) == 1

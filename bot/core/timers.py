@@ -32,8 +32,9 @@ class Timers(ServiceState):
         refusal, coalesced table edits); returns how many timeouts fired."""
         self._fresh_reads()
         fired = 0
-        for match_id, version in await self.store.claim_due_timers(self.clock(), TIMER_LEASE):
-            fired += await self._timeout(match_id, version)
+        now = self.clock()
+        for match_id, version in await self.store.claim_due_timers(now, TIMER_LEASE):
+            fired += await self._timeout(match_id, version, now + TIMER_LEASE)
         await self._tournament_tick()  # bot/core/tournaments.py: draws due, results, check-ins, forfeits
         await self.deliver()
         return fired
@@ -134,12 +135,19 @@ class Timers(ServiceState):
         seconds = ui_for(match.game).timer_seconds(game.view(state, None), match.options, chat.turn_timer)
         return self.clock() + seconds if seconds else None
 
-    async def _timeout(self, match_id: int, seen_version: int) -> int:
+    async def _timeout(self, match_id: int, seen_version: int, lease_end: float | None = None) -> int:
+        """Play for the seat whose timer ran out, if it is still that turn's timer: claimed at `seen_version` with
+        the deadline moved to `lease_end` (Store.claim_due_timers). A move since then started a new turn with its
+        own timer; a deadline that is no longer the lease's was switched off (/timer 0) or restarted (/timer, "I'm
+        back") meanwhile. Without a lease (a direct call), the stored deadline must simply have passed."""
         async with self._locks[match_id]:
             match = await self.store.get_match(match_id)
-            # Claimed at `seen_version` (the claim moved the deadline to the lease's end): any move since then
-            # started a new turn, with its own timer.
             if match is None or match.status != "active" or match.version != seen_version:
+                return 0
+            if lease_end is None:
+                if match.deadline is None or match.deadline > self.clock():
+                    return 0
+            elif match.deadline != lease_end:
                 return 0
             game = engine.get(match.game)
             state = game.from_json(match.snapshot)
