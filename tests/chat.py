@@ -12,9 +12,10 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
+from bot import callbacks
 from bot.console import ConsoleTransport
 from bot.i18n import t
-from bot.messages import ChatRef
+from bot.messages import Actor, ChatRef
 from bot.service import Service
 from storage import Store
 from tests.clock import Clock
@@ -37,15 +38,16 @@ async def opened_store(path: str) -> AsyncIterator[Store]:
 
 @asynccontextmanager
 async def fake_service(path: Path, seed: int, *, images: bool = False, now: float = 1_000_000.0,
-                       store_clock: bool = False, **options: Any
+                       store_clock: bool = False, push_private: bool = True, **options: Any
                        ) -> AsyncIterator[tuple[Service, FakeTransport, Store, Clock]]:
     """A service on a new store at `path` with the fake transport and a seeded shuffle source. `images`: draw the
     pictures too; `store_clock`: the store keeps time by the same hand-moved clock (daily grants, stats dates);
+    `push_private`: the platform may write to a player first (Telegram, the fake) or not (Discord's ephemerals);
     `options` go to the Service (e.g. coin_grants)."""
     clock = Clock(now)
     store = await Store.open(str(path), clock=clock) if store_clock else await Store.open(str(path))
     service = Service(store, clock=clock, seed_source=random.Random(seed), **options)
-    transport = FakeTransport()
+    transport = FakeTransport(push_private=push_private)
     service.attach(transport, images=images)
     try:
         yield service, transport, store, clock
@@ -129,3 +131,12 @@ class PickerPlayer:
         await self.toggle(view, groups[-1])
         prefix = t("en", "rummy.lay_all", n=len(groups)) if len(groups) > 1 else "Meld "
         return await self.press(self.find(prefix))
+
+
+async def kenza_against_a_bot(service: Service, actor: Actor, group: ChatRef) -> int:
+    """`actor` opens Kenza in `group`, seats a normal bot and starts: the id of the match now in play."""
+    await service.command(actor, group, "new", ["kenza"])
+    match = await service.store.lobby_or_active_match(group.platform, group.chat_id)
+    await service.press(actor, group, callbacks.encode("b", match.id, "normal"))
+    await service.press(actor, group, callbacks.encode("s", match.id))
+    return match.id

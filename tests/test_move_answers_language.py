@@ -5,8 +5,6 @@ shown to the typer only: "not in your hand" tells what they hold."""
 
 from __future__ import annotations
 
-import random
-
 import pytest
 
 import engine
@@ -17,8 +15,7 @@ from bot.messages import ERROR, Actor, ChatRef
 from bot.service import Service
 from engine import IllegalMove
 from storage import Store
-from tests.chat import Clock
-from tests.fakes import FakeTransport
+from tests.chat import Clock, fake_service, kenza_against_a_bot
 
 GROUP = ChatRef("fake", "-100", private=False)
 ALI = Actor("fake", "1", "Ali", language="ar")
@@ -27,28 +24,14 @@ DM = ChatRef("fake", ALI.user_id, private=True)
 
 @pytest.fixture
 async def built(tmp_path, request):
-    push_private = getattr(request, "param", True)
-    store = await Store.open(str(tmp_path / "m.db"))
-    clock = Clock()
-    service = Service(store, clock=clock, seed_source=random.Random(5))
-    transport = FakeTransport(push_private=push_private)
-    service.attach(transport, images=False)
-    yield service, transport, store, clock
-    await store.close()
-
-
-async def kenza_against_a_bot(service: Service) -> int:
-    await service.command(ALI, GROUP, "new", ["kenza"])
-    match = await service.store.lobby_or_active_match("fake", "-100")
-    await service.press(ALI, GROUP, callbacks.encode("b", match.id, "normal"))
-    await service.press(ALI, GROUP, callbacks.encode("s", match.id))
-    return match.id
+    async with fake_service(tmp_path / "m.db", 5, push_private=getattr(request, "param", True)) as built:
+        yield built
 
 
 async def test_typed_moves_are_answered_in_the_players_language_and_refusals_only_to_the_typer(built):
     service, _, store, _ = built
     assert (await service.command(ALI, DM, "m", ["play", "1O"])).text == t("ar", "err.no_game")
-    match_id = await kenza_against_a_bot(service)
+    match_id = await kenza_against_a_bot(service, ALI, GROUP)
     assert (await service.command(ALI, GROUP, "m", [])).text == t("ar", "err.move_syntax")
     match = await store.get_match(match_id)
     game = engine.get("kenza")
@@ -77,7 +60,7 @@ async def test_timer_command_in_the_players_language_group_only_and_admins_only(
 
 
 async def timed_out_move(service: Service, store: Store, clock: Clock) -> str:
-    match_id = await kenza_against_a_bot(service)
+    match_id = await kenza_against_a_bot(service, ALI, GROUP)
     match = await store.get_match(match_id)
     clock.now = match.deadline + 1
     assert await service.tick() == 1
@@ -154,7 +137,7 @@ async def test_a_stale_pick_is_refused_in_the_pressers_language(built):
 
 async def test_a_move_button_of_a_match_that_ended_is_out_of_date_in_the_pressers_language(built):
     service, transport, store, _ = built
-    match_id = await kenza_against_a_bot(service)
+    match_id = await kenza_against_a_bot(service, ALI, GROUP)
     button = next(b.data for b in transport.buttons(ALI.user_id) if b.data.startswith("m:"))
     await store.cancel_match(match_id)
     reply = await service.press(ALI, DM, button)
@@ -167,7 +150,7 @@ async def test_one_tick_counts_every_timer_it_fires(built):
     service, _, store, clock = built
     other = ChatRef("fake", "-200", private=False)
     mona = Actor("fake", "2", "Mona", language="ar")
-    match_ids = [await kenza_against_a_bot(service)]
+    match_ids = [await kenza_against_a_bot(service, ALI, GROUP)]
     await service.command(mona, other, "new", ["kenza"])
     match = await store.lobby_or_active_match("fake", "-200")
     await service.press(mona, other, callbacks.encode("b", match.id, "normal"))
@@ -182,7 +165,7 @@ async def test_forged_or_foreign_move_presses_are_refused_in_the_pressers_langua
     """A move code whose picking field no keyboard of ours carries is forged; a move button pressed by somebody
     without a seat is not theirs. Both are refused to the presser only, in their language, and play nothing."""
     service, transport, store, _ = built
-    match_id = await kenza_against_a_bot(service)
+    match_id = await kenza_against_a_bot(service, ALI, GROUP)
     match = await store.get_match(match_id)
     forged = callbacks.encode("m", match_id, match.version, 0, "zz!")
     assert callbacks.drawn(callbacks.decode(forged)), "the shape is right: only the picking field is foreign"
@@ -202,7 +185,7 @@ async def test_forged_or_foreign_move_presses_are_refused_in_the_pressers_langua
 
 async def test_an_old_move_button_and_a_call_on_ones_own_turn_are_refused_in_the_pressers_language(built):
     service, transport, store, _ = built
-    match_id = await kenza_against_a_bot(service)
+    match_id = await kenza_against_a_bot(service, ALI, GROUP)
     op, _, version, *rest = next(b.data for b in transport.buttons(ALI.user_id) if b.data.startswith("m:")).split(":")
     old = ":".join([op, str(match_id), str(int(version) + 1), *rest])  # not the version it was drawn for
     assert (await service.press(ALI, DM, old)).text == t("ar", "err.stale")

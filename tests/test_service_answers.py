@@ -9,7 +9,7 @@ from bot import callbacks
 from bot.i18n import t
 from bot.messages import Actor, ChatRef
 from bot.service import Service
-from tests.chat import fake_service
+from tests.chat import fake_service, kenza_against_a_bot
 
 GROUP = ChatRef("fake", "-100", private=False)
 ALI = Actor("fake", "1", "Ali", language="en")
@@ -23,27 +23,19 @@ async def setup(tmp_path):
         yield service, transport, store
 
 
-async def kenza_against_a_bot(service: Service) -> int:
-    await service.command(ALI, GROUP, "new", ["kenza"])
-    match = await service.store.lobby_or_active_match("fake", "-100")
-    await service.press(ALI, GROUP, callbacks.encode("b", match.id, "normal"))
-    await service.press(ALI, GROUP, callbacks.encode("s", match.id))
-    return match.id
-
-
 async def test_typed_move_and_back_without_a_game_or_a_move_are_answered(setup):
     service, _, _ = setup
     for name, args in (("m", ["play", "1O"]), ("back", [])):
         reply = await service.command(ALI, GROUP, name, args)
         assert reply.text == t("en", "err.no_game") == "No game is being played here."
-    await kenza_against_a_bot(service)
+    await kenza_against_a_bot(service, ALI, GROUP)
     reply = await service.command(ALI, GROUP, "m", [])
     assert reply.text == t("en", "err.move_syntax") == "Type a move after /m, e.g. /m play 6O take 4C 5E"
 
 
 async def test_im_back_from_a_seat_that_is_playing_or_from_an_outsider(setup):
     service, _, _ = setup
-    match_id = await kenza_against_a_bot(service)
+    match_id = await kenza_against_a_bot(service, ALI, GROUP)
     reply = await service.command(ALI, GROUP, "back", [])
     assert (reply.text, reply.alert) == ("You are already playing your seat.", False)
     reply = await service.press(MONA, GROUP, callbacks.encode("i", match_id))
@@ -52,7 +44,7 @@ async def test_im_back_from_a_seat_that_is_playing_or_from_an_outsider(setup):
 
 async def test_im_back_returns_an_away_seat_and_restarts_its_timer(setup):
     service, transport, store = setup
-    match_id = await kenza_against_a_bot(service)
+    match_id = await kenza_against_a_bot(service, ALI, GROUP)
     match = await store.get_match(match_id)
     human = next(seat for seat in await store.seats(match_id) if seat.is_human)
     await store.set_seat_flags(match_id, human.seat, timeouts_in_a_row=2, away=True)
@@ -72,7 +64,7 @@ async def test_im_back_returns_an_away_seat_and_restarts_its_timer(setup):
 
 async def test_im_back_after_the_match_ended_only_clears_the_flag(setup):
     service, _, store = setup
-    match_id = await kenza_against_a_bot(service)
+    match_id = await kenza_against_a_bot(service, ALI, GROUP)
     human = next(seat for seat in await store.seats(match_id) if seat.is_human)
     await store.set_seat_flags(match_id, human.seat, away=True)
     await store.cancel_match(match_id)
@@ -178,7 +170,7 @@ async def test_back_in_arabic_redraws_only_the_returning_players_screens_and_pin
 async def test_typed_back_returns_an_away_seat_at_a_table_with_a_bot(setup):
     """/back names the typer's own seat, never a bot's (a bot seat has no player: it is not "the typer's")."""
     service, _, store = setup
-    match_id = await kenza_against_a_bot(service)
+    match_id = await kenza_against_a_bot(service, ALI, GROUP)
     human = next(seat for seat in await store.seats(match_id) if seat.is_human)
     await store.set_seat_flags(match_id, human.seat, timeouts_in_a_row=2, away=True)
     service._fresh_reads()
