@@ -54,6 +54,9 @@ class Settings:
     # them in this process, or no sharding at all when the count is None too).
     discord_shard_count: int | None = None
     discord_shard_ids: tuple[int, ...] | None = None
+    # Several Telegram webhook workers: the Redis their shared rate limiter keeps Telegram's limits in (None: one
+    # worker, python-telegram-bot's in-process limiter).
+    redis_url: str | None = None
 
     @classmethod
     def from_env(cls, environ: dict[str, str] | None = None) -> Settings:
@@ -95,6 +98,7 @@ class Settings:
             operators=operators,
             discord_shard_count=shard_count,
             discord_shard_ids=shard_ids,
+            redis_url=value("MAJLIS_REDIS_URL"),
         )
 
     @property
