@@ -159,27 +159,14 @@ class Database:
     def _now(self) -> float:
         return self._clock()
 
-    async def _exec(self, db: AsyncConnection, statement: Executable | str, params: Any = None) -> CursorResult[Any]:
-        return await db.execute(*_statement(statement, params))
+    async def _exec(self, db: AsyncConnection, statement: Executable, params: Any = None) -> CursorResult[Any]:
+        return await db.execute(statement, params)
 
-    async def _one(self, db: AsyncConnection, statement: Executable | str, params: Any = None) -> Row | None:
-        return (await db.execute(*_statement(statement, params))).mappings().first()
+    async def _one(self, db: AsyncConnection, statement: Executable, params: Any = None) -> Row | None:
+        return (await db.execute(statement, params)).mappings().first()
 
-    async def _all(self, db: AsyncConnection, statement: Executable | str, params: Any = None) -> list[Row]:
-        return list((await db.execute(*_statement(statement, params))).mappings().all())
-
-
-def _statement(statement: Executable | str, params: Any) -> tuple[Any, Any]:
-    """A Core statement as it is, or portable SQL written with `?` marks (storage/ratings.py keeps its queries as
-    SQL text) as a `text()` with the values bound by name: both engines then get their own parameter style."""
-    if not isinstance(statement, str):
-        return statement, params
-    pieces = statement.split("?")
-    values = tuple(params or ())
-    if len(values) != len(pieces) - 1:
-        raise ValueError(f"{len(pieces) - 1} marks, {len(values)} values: {statement!r}")
-    sql = pieces[0] + "".join(f":p{number}{piece}" for number, piece in enumerate(pieces[1:]))
-    return text(sql), {f"p{number}": value for number, value in enumerate(values)}
+    async def _all(self, db: AsyncConnection, statement: Executable, params: Any = None) -> list[Row]:
+        return list((await db.execute(statement, params)).mappings().all())
 
 
 def _sqlite_transactions(engine: AsyncEngine) -> None:

@@ -123,7 +123,8 @@ class MatchOps(StatsOps, CoinOps, RatingOps):
         """The earliest turn deadline of any match in play (None: no turn is timed): when the timer loop must
         wake next."""
         async with self.transaction(write=False) as db:
-            row = await self._one(db, "SELECT min(deadline) AS at FROM matches WHERE status = 'active'")
+            row = await self._one(db, select(func.min(matches.c.deadline).label("at"))
+                                  .where(matches.c.status == "active"))
         return None if row is None else row["at"]
 
     async def active_matches(self, platform: str | None = None) -> list[Match]:

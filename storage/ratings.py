@@ -16,17 +16,23 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from sqlalchemy import ColumnElement, and_, case, delete, func, insert, or_, select
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from storage import ladder
 from storage.db import Database, Row
+from storage.dialects import upsert
 from storage.ladder import Entry, Standing
+from storage.schema import achievements, matches, players, rated_results, ratings, seats, stats
 from storage.stats import seat_outcomes
 
 # storage.migrate's advisory lock key + 1: a number no other program on the server locks with.
 RATING_LOCK_KEY = 0x6D616A6C6973 + 1
 
 PAGE_SIZE = 10
+STANDING_COLUMNS = ("mu", "sigma", "rating", "matches", "wins", "draws", "losses", "points", "streak", "best_streak",
+                    "updated")
+ON_BOARD = ratings.join(players, players.c.id == ratings.c.player_id)
 
 
 @dataclass(frozen=True)
@@ -97,8 +103,8 @@ class RatingOps(Database):
     async def player_ratings(self, player_id: int) -> list[GameRating]:
         """Every game and mode the player has a rating in, the most played first."""
         async with self.transaction(write=False) as db:
-            rows = await self._all(db, "SELECT * FROM ratings WHERE player_id = ? ORDER BY matches DESC, game, mode",
-                                   (player_id,))
+            rows = await self._all(db, select(ratings).where(ratings.c.player_id == player_id)
+                                   .order_by(ratings.c.matches.desc(), ratings.c.game, ratings.c.mode))
         return [GameRating(row["game"], row["mode"], _standing(row)) for row in rows]
 
     async def ladder(self, game: str, mode: str, platform: str, chat_id: str | None = None, page: int = 0,
@@ -110,24 +116,20 @@ class RatingOps(Database):
         finished a rated match of this game and mode in that chat, still ranked by their one rating.
         A page past the end shows the last page.
         """
-        scope, params = self._scope(chat_id, platform)
+        placed_now = ratings.c.matches >= ladder.PLACEMENT_MATCHES
+        board = (ratings.c.game == game, ratings.c.mode == mode, self._scope(chat_id, platform))
         async with self.transaction(write=False) as db:
-            counts = await self._one(
-                db, f"""SELECT sum(CASE WHEN r.matches >= ? THEN 1 ELSE 0 END) AS placed,
-                               sum(CASE WHEN r.matches < ? THEN 1 ELSE 0 END) AS placing
-                        FROM ratings r JOIN players p ON p.id = r.player_id
-                        WHERE r.game = ? AND r.mode = ? AND {scope}""",  # noqa: S608 (only ? marks)
-                (ladder.PLACEMENT_MATCHES, ladder.PLACEMENT_MATCHES, game, mode, *params))
+            counts = await self._one(db, select(
+                func.sum(case((placed_now, 1), else_=0)).label("placed"),
+                func.sum(case((placed_now, 0), else_=1)).label("placing")).select_from(ON_BOARD).where(*board))
             placed = int(counts["placed"] or 0) if counts else 0
             placing = int(counts["placing"] or 0) if counts else 0
             pages = max(1, -(-placed // per_page))
             page = min(max(page, 0), pages - 1)
             rows = await self._all(
-                db, f"""SELECT r.*, p.display_name FROM ratings r JOIN players p ON p.id = r.player_id
-                        WHERE r.game = ? AND r.mode = ? AND r.matches >= ? AND {scope}
-                        ORDER BY r.rating DESC, r.mu DESC, r.player_id
-                        LIMIT ? OFFSET ?""",  # noqa: S608 (only ? marks)
-                (game, mode, ladder.PLACEMENT_MATCHES, *params, per_page, page * per_page))
+                db, select(ratings, players.c.display_name).select_from(ON_BOARD).where(*board, placed_now)
+                .order_by(ratings.c.rating.desc(), ratings.c.mu.desc(), ratings.c.player_id)
+                .limit(per_page).offset(page * per_page))
         return LadderPage(
             [LadderRow(page * per_page + number, row["player_id"], row["display_name"], _standing(row))
              for number, row in enumerate(rows, start=1)], page, pages, placed, placing)
@@ -135,26 +137,29 @@ class RatingOps(Database):
     async def ladder_rank(self, player_id: int, game: str, mode: str, platform: str) -> tuple[int, int] | None:
         """(position, players on the board) of a placed player on the platform's board; None when not on it."""
         async with self.transaction(write=False) as db:
-            mine = await self._one(db, "SELECT * FROM ratings WHERE player_id = ? AND game = ? AND mode = ?",
-                                   (player_id, game, mode))
+            mine = await self._one(db, _rating_row(player_id, game, mode))
             if mine is None or mine["matches"] < ladder.PLACEMENT_MATCHES:
                 return None
             rating, mu = mine["rating"], mine["mu"]
+            r = ratings.c
+            ahead = or_(r.rating > rating, and_(r.rating == rating, or_(
+                r.mu > mu, and_(r.mu == mu, r.player_id < player_id))))
             row = await self._one(
-                db, """SELECT sum(CASE WHEN r.rating > ? OR (r.rating = ? AND (r.mu > ? OR (r.mu = ?
-                                  AND r.player_id < ?))) THEN 1 ELSE 0 END) AS above, count(*) AS total
-                       FROM ratings r JOIN players p ON p.id = r.player_id
-                       WHERE r.game = ? AND r.mode = ? AND r.matches >= ? AND p.platform = ?""",
-                (rating, rating, mu, mu, player_id, game, mode, ladder.PLACEMENT_MATCHES, platform))
+                db, select(func.sum(case((ahead, 1), else_=0)).label("above"), func.count().label("total"))
+                .select_from(ON_BOARD)
+                .where(r.game == game, r.mode == mode, r.matches >= ladder.PLACEMENT_MATCHES,
+                       players.c.platform == platform))
         assert row is not None
         return int(row["above"] or 0) + 1, int(row["total"])
 
     async def rating_changes(self, match_id: int) -> list[RatingChange]:
         """The rating change of every human of a rated match, in seat order of their sides; empty if unrated."""
         async with self.transaction(write=False) as db:
+            rr = rated_results.c
             rows = await self._all(
-                db, """SELECT rr.*, p.display_name FROM rated_results rr JOIN players p ON p.id = rr.player_id
-                       WHERE rr.match_id = ? ORDER BY rr.place, rr.side, rr.player_id""", (match_id,))
+                db, select(rated_results, players.c.display_name)
+                .select_from(rated_results.join(players, players.c.id == rr.player_id))
+                .where(rr.match_id == match_id).order_by(rr.place, rr.side, rr.player_id))
             out = []
             for row in rows:
                 standing = await self._standing_of(db, row["player_id"], row["game"], row["mode"])
@@ -166,12 +171,15 @@ class RatingOps(Database):
         """The player's last finished matches that count in statistics (private rooms do not), newest first,
         each as win / draw / loss for them (storage.stats.seat_outcomes reads the stored result)."""
         async with self.transaction(write=False) as db:
+            others = seats.alias("others")
+            seat_count = (select(func.count()).select_from(others).where(others.c.match_id == matches.c.id)
+                          .scalar_subquery())
             rows = await self._all(
-                db, """SELECT m.id, m.game, m.result, s.seat,
-                              (SELECT count(*) FROM seats t WHERE t.match_id = m.id) AS seat_count
-                       FROM matches m JOIN seats s ON s.match_id = m.id
-                       WHERE s.player_id = ? AND m.status = 'finished' AND m.mode <> 'private'
-                       ORDER BY m.finished DESC, m.id DESC LIMIT ?""", (player_id, limit))
+                db, select(matches.c.id, matches.c.game, matches.c.result, seats.c.seat,
+                           seat_count.label("seat_count"))
+                .select_from(matches.join(seats, seats.c.match_id == matches.c.id))
+                .where(seats.c.player_id == player_id, matches.c.status == "finished", matches.c.mode != "private")
+                .order_by(matches.c.finished.desc(), matches.c.id.desc()).limit(limit))
         out = []
         for row in rows:
             result = json.loads(row["result"] or "{}")
@@ -181,30 +189,32 @@ class RatingOps(Database):
 
     # ---- achievements ------------------------------------------------------------------------------------------
     async def award(self, player_id: int, codes: Sequence[str], match_id: int | None) -> list[str]:
-        """Give the player each achievement they do not have yet; returns the newly earned codes, in order."""
+        """Give the player each achievement they do not have yet; returns the newly earned codes, in order.
+
+        One INSERT ... ON CONFLICT DO NOTHING per code: two workers awarding the same code at once both succeed,
+        and only the one whose row went in reports it as earned."""
         earned = []
         async with self.transaction() as db:
             for code in codes:
-                have = await self._one(db, "SELECT 1 FROM achievements WHERE player_id = ? AND code = ?",
-                                       (player_id, code))
-                if have is None:
-                    await self._exec(db, "INSERT INTO achievements (player_id, code, match_id, at) VALUES (?, ?, ?, ?)",
-                                     (player_id, code, match_id, self._now()))
+                added = await self._one(db, upsert(self.dialect, achievements)
+                                        .values(player_id=player_id, code=code, match_id=match_id, at=self._now())
+                                        .on_conflict_do_nothing().returning(achievements.c.code))
+                if added is not None:
                     earned.append(code)
         return earned
 
     async def achievements_of(self, player_id: int) -> list[str]:
         """The player's achievement codes, earliest first."""
         async with self.transaction(write=False) as db:
-            rows = await self._all(db, "SELECT code FROM achievements WHERE player_id = ? ORDER BY at, code",
-                                   (player_id,))
+            rows = await self._all(db, select(achievements.c.code).where(achievements.c.player_id == player_id)
+                                   .order_by(achievements.c.at, achievements.c.code))
         return [row["code"] for row in rows]
 
     async def mode_wins(self, player_id: int, game: str, mode: str) -> int:
         """Wins recorded in the statistics for one game and mode (e.g. Turbo wins, for its achievement)."""
         async with self.transaction(write=False) as db:
-            row = await self._one(db, "SELECT won FROM stats WHERE player_id = ? AND game = ? AND mode = ?",
-                                  (player_id, game, mode))
+            row = await self._one(db, select(stats.c.won).where(stats.c.player_id == player_id,
+                                                                 stats.c.game == game, stats.c.mode == mode))
         return int(row["won"]) if row else 0
 
     # ---- rebuilding --------------------------------------------------------------------------------------------
@@ -216,7 +226,7 @@ class RatingOps(Database):
         fold does not reproduce exactly; an empty list means the ratings were already what the results say.
         """
         async with self.transaction() as db:
-            rows = await self._all(db, "SELECT * FROM rated_results ORDER BY seq, seat")
+            rows = await self._all(db, select(rated_results).order_by(rated_results.c.seq, rated_results.c.seat))
             folded: dict[tuple[str, str], dict[int, Standing]] = {}
             differences: list[str] = []
             matches = 0
@@ -235,7 +245,7 @@ class RatingOps(Database):
                                            f"{None if standing is None else (standing.mu, standing.sigma)!r}")
                 board.update(after)
             stored = {(row["player_id"], row["game"], row["mode"]): _standing(row)
-                      for row in await self._all(db, "SELECT * FROM ratings")}
+                      for row in await self._all(db, select(ratings))}
             fresh = {(player, game, mode): standing for (game, mode), board in folded.items()
                      for player, standing in board.items()}
             for key in sorted(set(stored) | set(fresh)):
@@ -244,7 +254,7 @@ class RatingOps(Database):
                                        f"folded {fresh.get(key)}")
             if not write:
                 return RebuildReport(matches, len(fresh), differences)
-            await self._exec(db, "DELETE FROM ratings")
+            await self._exec(db, delete(ratings))
             now = self._now()
             for (player, game, mode), standing in sorted(fresh.items()):
                 await self._write_standing(db, player, game, mode, standing, now)
@@ -258,13 +268,13 @@ class RatingOps(Database):
         Nothing is rated when a seat is a bot (a bot-filled table never feeds the ladder) or fewer than two sides
         played. A seat still away at the end was finished by the away-bot: its player abandoned and takes a loss.
         """
-        seats = await self._all(db, "SELECT seat, player_id, away FROM seats WHERE match_id = ? ORDER BY seat",
-                                (match["id"],))
-        if len(seats) != len(sides) or any(seat["player_id"] is None for seat in seats):
+        rows = await self._all(db, select(seats.c.seat, seats.c.player_id, seats.c.away)
+                               .where(seats.c.match_id == match["id"]).order_by(seats.c.seat))
+        if len(rows) != len(sides) or any(seat["player_id"] is None for seat in rows):
             return
         entries = [Entry(seat["player_id"], sides[seat["seat"]][0], sides[seat["seat"]][1], bool(seat["away"]),
-                         ladder.side_points(result, sides[seat["seat"]][0])) for seat in seats]
-        seat_of = {seat["player_id"]: seat["seat"] for seat in seats}
+                         ladder.side_points(result, sides[seat["seat"]][0])) for seat in rows]
+        seat_of = {seat["player_id"]: seat["seat"] for seat in rows}
         game, mode = match["game"], match["mode"]
         current = {entry.player_id: await self._standing_of(db, entry.player_id, game, mode) for entry in entries}
         after = ladder.rate(entries, current)
@@ -273,46 +283,48 @@ class RatingOps(Database):
         if self.dialect == "postgresql":
             # Workers finishing rated matches take turns until commit: the ratings read here and the next `seq`
             # must be the ones the previous rated match wrote, or a rebuild would fold a different order.
-            await self._exec(db, "SELECT pg_advisory_xact_lock(?)", (RATING_LOCK_KEY,))
-        row = await self._one(db, "SELECT coalesce(max(seq), 0) + 1 AS next FROM rated_results")
+            await self._exec(db, select(func.pg_advisory_xact_lock(RATING_LOCK_KEY)))
+        row = await self._one(db, select((func.coalesce(func.max(rated_results.c.seq), 0) + 1).label("next")))
         seq = int(row["next"]) if row else 1
         now = self._now()
         for entry in entries:
             standing = after[entry.player_id]
-            await self._exec(db,
-                """INSERT INTO rated_results (match_id, player_id, seq, seat, game, mode, side, place, abandoned,
-                                              points, outcome, rating_before, mu, sigma, at)
-                   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
-                (match["id"], entry.player_id, seq, seat_of[entry.player_id], game, mode, entry.side, entry.place,
-                 int(entry.abandoned), entry.points, ladder.outcome(entry, entries),
-                 current[entry.player_id].rating, standing.mu, standing.sigma, now))
+            await self._exec(db, insert(rated_results).values(
+                match_id=match["id"], player_id=entry.player_id, seq=seq, seat=seat_of[entry.player_id], game=game,
+                mode=mode, side=entry.side, place=entry.place, abandoned=int(entry.abandoned), points=entry.points,
+                outcome=ladder.outcome(entry, entries), rating_before=current[entry.player_id].rating,
+                mu=standing.mu, sigma=standing.sigma, at=now))
             await self._write_standing(db, entry.player_id, game, mode, standing, now)
 
     async def _standing_of(self, db: AsyncConnection, player_id: int, game: str, mode: str) -> Standing:
-        row = await self._one(db, "SELECT * FROM ratings WHERE player_id = ? AND game = ? AND mode = ?",
-                              (player_id, game, mode))
+        row = await self._one(db, _rating_row(player_id, game, mode))
         return Standing() if row is None else _standing(row)
 
     async def _write_standing(self, db: AsyncConnection, player_id: int, game: str, mode: str,
                               standing: Standing, now: float) -> None:
-        await self._exec(db,
-            """INSERT INTO ratings (player_id, game, mode, mu, sigma, rating, matches, wins, draws, losses, points,
-                                    streak, best_streak, updated)
-               VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-               ON CONFLICT (player_id, game, mode) DO UPDATE SET
-                 mu = excluded.mu, sigma = excluded.sigma, rating = excluded.rating, matches = excluded.matches,
-                 wins = excluded.wins, draws = excluded.draws, losses = excluded.losses, points = excluded.points,
-                 streak = excluded.streak, best_streak = excluded.best_streak, updated = excluded.updated""",
-            (player_id, game, mode, standing.mu, standing.sigma, standing.rating, standing.matches, standing.wins,
-             standing.draws, standing.losses, standing.points, standing.streak, standing.best_streak, now))
+        values = upsert(self.dialect, ratings).values(
+            player_id=player_id, game=game, mode=mode, mu=standing.mu, sigma=standing.sigma, rating=standing.rating,
+            matches=standing.matches, wins=standing.wins, draws=standing.draws, losses=standing.losses,
+            points=standing.points, streak=standing.streak, best_streak=standing.best_streak, updated=now)
+        await self._exec(db, values.on_conflict_do_update(
+            index_elements=[ratings.c.player_id, ratings.c.game, ratings.c.mode],
+            set_={name: values.excluded[name] for name in STANDING_COLUMNS}))
 
     @staticmethod
-    def _scope(chat_id: str | None, platform: str) -> tuple[str, tuple[Any, ...]]:
+    def _scope(chat_id: str | None, platform: str) -> ColumnElement[bool]:
+        """Whose ratings a board lists: the platform's players, or those who finished a rated match of the board's
+        game and mode in one chat."""
         if chat_id is None:
-            return "p.platform = ?", (platform,)
-        return ("""EXISTS (SELECT 1 FROM rated_results rr JOIN matches m ON m.id = rr.match_id
-                           WHERE rr.player_id = r.player_id AND rr.game = r.game AND rr.mode = r.mode
-                           AND m.platform = ? AND m.chat_id = ?)""", (platform, str(chat_id)))
+            return players.c.platform == platform
+        rr = rated_results.c
+        return (select(rr.player_id).select_from(rated_results.join(matches, matches.c.id == rr.match_id))
+                .where(rr.player_id == ratings.c.player_id, rr.game == ratings.c.game, rr.mode == ratings.c.mode,
+                       matches.c.platform == platform, matches.c.chat_id == str(chat_id))
+                .exists())
+
+
+def _rating_row(player_id: int, game: str, mode: str) -> Any:
+    return select(ratings).where(ratings.c.player_id == player_id, ratings.c.game == game, ratings.c.mode == mode)
 
 
 def _by_match(rows: list[Row]) -> list[tuple[tuple[int, int], list[Row]]]:

@@ -1,7 +1,8 @@
 """Tournaments: the event, its entries (a player, or a team of two), their members, and the bracket's games.
 
 The store only records; the rules of the bracket (who meets whom, byes, advancing, forfeits) live in
-bot/tournament.py and bot/core/tournaments.py. Portable SQL only (the schema also runs on PostgreSQL).
+bot/tournament.py and bot/core/tournaments.py. Statements are SQLAlchemy Core, as in the rest of storage/, so
+they run unchanged on SQLite and PostgreSQL.
 """
 
 from __future__ import annotations
@@ -11,11 +12,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from sqlalchemy import delete, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from storage.db import Database, Row
 from storage.errors import AlreadySeated, NotFound, WrongStatus
 from storage.models import dumps, loads
+from storage.schema import matches, players, tournament_entries, tournament_games, tournament_members, tournaments
+
+GAME_FIELDS = frozenset({"entry_a", "entry_b", "match_id", "deadline", "ready", "winner", "outcome"})
 
 
 @dataclass(frozen=True)
@@ -94,45 +99,46 @@ class TournamentOps(Database):
                                 team_size: int, opens: float, closes: float, starts: float, grace: float, prize: str,
                                 created_by: int | None) -> Tournament:
         async with self.transaction() as db:
-            tournament_id = (await self._exec(
-                db, """INSERT INTO tournaments (platform, chat_id, game, mode, options, team_size, opens, closes,
-                                                starts, grace, prize, created_by, created)
-                       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id""",
-                (platform, str(chat_id), game, mode, dumps(options), team_size, opens, closes, starts, grace, prize,
-                 created_by, self._now()))).scalar_one()
+            tournament_id = (await self._exec(db, insert(tournaments).values(
+                platform=platform, chat_id=str(chat_id), game=game, mode=mode, options=dumps(options),
+                team_size=team_size, opens=opens, closes=closes, starts=starts, grace=grace, prize=prize,
+                status="registering", created_by=created_by, created=self._now()).returning(tournaments.c.id)
+                                            )).scalar_one()
             return await self._tournament(db, tournament_id)
 
     async def get_tournament(self, tournament_id: int) -> Tournament | None:
         async with self.transaction(write=False) as db:
-            row = await self._one(db, "SELECT * FROM tournaments WHERE id = ?", (tournament_id,))
+            row = await self._one(db, select(tournaments).where(tournaments.c.id == tournament_id))
         return None if row is None else Tournament.from_row(row)
 
     async def tournaments(self, platform: str,
                           statuses: Sequence[str] = ("registering", "running")) -> list[Tournament]:
         """The platform's tournaments in these statuses, the soonest start first."""
-        marks = ", ".join("?" for _ in statuses)
         async with self.transaction(write=False) as db:
-            rows = await self._all(db, f"SELECT * FROM tournaments WHERE platform = ? AND status IN ({marks}) "
-                                       "ORDER BY starts, id", (platform, *statuses))
+            rows = await self._all(db, select(tournaments)
+                                   .where(tournaments.c.platform == platform, tournaments.c.status.in_(statuses))
+                                   .order_by(tournaments.c.starts, tournaments.c.id))
         return [Tournament.from_row(row) for row in rows]
 
     async def latest_tournament(self, platform: str) -> Tournament | None:
         async with self.transaction(write=False) as db:
-            row = await self._one(db, "SELECT * FROM tournaments WHERE platform = ? ORDER BY id DESC LIMIT 1",
-                                  (platform,))
+            row = await self._one(db, select(tournaments).where(tournaments.c.platform == platform)
+                                  .order_by(tournaments.c.id.desc()).limit(1))
         return None if row is None else Tournament.from_row(row)
 
     async def set_tournament_status(self, tournament_id: int, status: str, champion: int | None = None) -> Tournament:
         async with self.transaction() as db:
-            await self._exec(db, "UPDATE tournaments SET status = ?, champion = coalesce(?, champion) WHERE id = ?",
-                             (status, champion, tournament_id))
+            changes: dict[str, Any] = {"status": status}
+            if champion is not None:
+                changes["champion"] = champion
+            await self._exec(db, update(tournaments).where(tournaments.c.id == tournament_id).values(**changes))
             return await self._tournament(db, tournament_id)
 
     async def host_chats(self, platform: str) -> list[str]:
         """The groups that have hosted a table on this platform: where tournaments are announced."""
         async with self.transaction(write=False) as db:
-            rows = await self._all(db, "SELECT DISTINCT chat_id FROM matches WHERE platform = ? ORDER BY chat_id",
-                                   (platform,))
+            rows = await self._all(db, select(matches.c.chat_id).distinct().where(matches.c.platform == platform)
+                                   .order_by(matches.c.chat_id))
         return [row["chat_id"] for row in rows]
 
     # ---- entries -------------------------------------------------------------------------------------------
@@ -142,11 +148,11 @@ class TournamentOps(Database):
         async with self.transaction() as db:
             await self._registering(db, tournament_id)
             await self._not_entered(db, tournament_id, player_id)
-            entry_id = (await self._exec(
-                db, "INSERT INTO tournament_entries (tournament_id, chat_id, registered) VALUES (?, ?, ?) RETURNING id",
-                (tournament_id, str(chat_id), self._now()))).scalar_one()
-            await self._exec(db, "INSERT INTO tournament_members (tournament_id, entry_id, player_id, position) "
-                             "VALUES (?, ?, ?, 0)", (tournament_id, entry_id, player_id))
+            entry_id = (await self._exec(db, insert(tournament_entries).values(
+                tournament_id=tournament_id, chat_id=str(chat_id), registered=self._now())
+                .returning(tournament_entries.c.id))).scalar_one()
+            await self._exec(db, insert(tournament_members).values(
+                tournament_id=tournament_id, entry_id=entry_id, player_id=player_id, position=0))
             return await self._entry(db, entry_id)
 
     async def join_entry(self, tournament_id: int, entry_id: int, player_id: int, size: int) -> Entry:
@@ -159,37 +165,40 @@ class TournamentOps(Database):
                 raise NotFound(f"no entry {entry_id} in tournament {tournament_id}")
             if len(entry.members) >= size:
                 raise WrongStatus(f"entry {entry_id} is full")
-            await self._exec(db, "INSERT INTO tournament_members (tournament_id, entry_id, player_id, position) "
-                             "VALUES (?, ?, ?, ?)", (tournament_id, entry_id, player_id, len(entry.members)))
+            await self._exec(db, insert(tournament_members).values(
+                tournament_id=tournament_id, entry_id=entry_id, player_id=player_id, position=len(entry.members)))
             return await self._entry(db, entry_id)
 
     async def withdraw(self, tournament_id: int, player_id: int) -> Entry | None:
         """Take the player out before the draw; an entry left empty goes. The entry as it was, or None."""
         async with self.transaction() as db:
             await self._registering(db, tournament_id)
-            row = await self._one(db, "SELECT entry_id FROM tournament_members WHERE tournament_id = ? "
-                                      "AND player_id = ?", (tournament_id, player_id))
+            row = await self._one(db, _membership(tournament_id, player_id))
             if row is None:
                 return None
             entry = await self._entry(db, row["entry_id"])
-            await self._exec(db, "DELETE FROM tournament_members WHERE tournament_id = ? AND player_id = ?",
-                             (tournament_id, player_id))
+            members = tournament_members.c
+            await self._exec(db, delete(tournament_members).where(members.tournament_id == tournament_id,
+                                                                  members.player_id == player_id))
             rest = [m for m in entry.members if m.player_id != player_id]
             if not rest:
-                await self._exec(db, "DELETE FROM tournament_entries WHERE id = ?", (entry.id,))
+                await self._exec(db, delete(tournament_entries).where(tournament_entries.c.id == entry.id))
             else:
+                # Renumbered in two steps: (entry_id, position) is unique, checked row by row on PostgreSQL.
                 for position, member in enumerate(rest):
-                    await self._exec(db, "UPDATE tournament_members SET position = ? WHERE entry_id = ? "
-                                         "AND player_id = ?", (position + 100, entry.id, member.player_id))
-                await self._exec(db, "UPDATE tournament_members SET position = position - 100 WHERE entry_id = ?",
-                                 (entry.id,))
+                    await self._exec(db, update(tournament_members)
+                                     .where(members.entry_id == entry.id, members.player_id == member.player_id)
+                                     .values(position=position + 100))
+                await self._exec(db, update(tournament_members).where(members.entry_id == entry.id)
+                                 .values(position=members.position - 100))
             return entry
 
     async def entries(self, tournament_id: int) -> list[Entry]:
         """Every entry, in order of registration."""
         async with self.transaction(write=False) as db:
-            rows = await self._all(db, "SELECT id FROM tournament_entries WHERE tournament_id = ? ORDER BY id",
-                                   (tournament_id,))
+            rows = await self._all(db, select(tournament_entries.c.id)
+                                   .where(tournament_entries.c.tournament_id == tournament_id)
+                                   .order_by(tournament_entries.c.id))
             return [await self._entry(db, row["id"]) for row in rows]
 
     # ---- the bracket ---------------------------------------------------------------------------------------
@@ -198,51 +207,55 @@ class TournamentOps(Database):
         """Start the tournament: incomplete entries (`drop`) leave, the others get their seeds, and the bracket's
         games (round, slot, entry_a, entry_b) are written, all at once."""
         async with self.transaction() as db:
-            row = await self._one(db, "SELECT status FROM tournaments WHERE id = ?", (tournament_id,))
+            # Locked (PostgreSQL) so that two workers drawing at once cannot both find it registering.
+            row = await self._one(db, select(tournaments.c.status).where(tournaments.c.id == tournament_id)
+                                  .with_for_update())
             if row is None or row["status"] != "registering":
                 raise WrongStatus(f"tournament {tournament_id} is not registering")
             for entry_id in drop:
-                await self._exec(db, "DELETE FROM tournament_members WHERE entry_id = ?", (entry_id,))
-                await self._exec(db, "DELETE FROM tournament_entries WHERE id = ?", (entry_id,))
+                await self._exec(db, delete(tournament_members).where(tournament_members.c.entry_id == entry_id))
+                await self._exec(db, delete(tournament_entries).where(tournament_entries.c.id == entry_id))
             for entry_id, seed in seeds.items():
-                await self._exec(db, "UPDATE tournament_entries SET seed = ? WHERE id = ?", (seed, entry_id))
+                await self._exec(db, update(tournament_entries).where(tournament_entries.c.id == entry_id)
+                                 .values(seed=seed))
             for round_number, slot, entry_a, entry_b in games:
-                await self._exec(db, "INSERT INTO tournament_games (tournament_id, round, slot, entry_a, entry_b) "
-                                 "VALUES (?, ?, ?, ?, ?)", (tournament_id, round_number, slot, entry_a, entry_b))
-            await self._exec(db, "UPDATE tournaments SET status = 'running' WHERE id = ?", (tournament_id,))
+                await self._exec(db, insert(tournament_games).values(
+                    tournament_id=tournament_id, round=round_number, slot=slot, entry_a=entry_a, entry_b=entry_b,
+                    ready="[]"))
+            await self._exec(db, update(tournaments).where(tournaments.c.id == tournament_id)
+                             .values(status="running"))
 
     async def bracket(self, tournament_id: int) -> list[BracketGame]:
         async with self.transaction(write=False) as db:
-            rows = await self._all(db, "SELECT * FROM tournament_games WHERE tournament_id = ? ORDER BY round, slot",
-                                   (tournament_id,))
+            rows = await self._all(db, select(tournament_games)
+                                   .where(tournament_games.c.tournament_id == tournament_id)
+                                   .order_by(tournament_games.c.round, tournament_games.c.slot))
         return [BracketGame.from_row(row) for row in rows]
 
     async def tournament_game_of_match(self, match_id: int) -> BracketGame | None:
         async with self.transaction(write=False) as db:
-            row = await self._one(db, "SELECT * FROM tournament_games WHERE match_id = ?", (match_id,))
+            row = await self._one(db, select(tournament_games).where(tournament_games.c.match_id == match_id))
         return None if row is None else BracketGame.from_row(row)
 
     async def update_game(self, tournament_id: int, round_number: int, slot: int, **fields: Any) -> BracketGame:
         """Set some of entry_a, entry_b, match_id, deadline, ready (a list), winner, outcome of one game."""
-        allowed = {"entry_a", "entry_b", "match_id", "deadline", "ready", "winner", "outcome"}
-        unknown = set(fields) - allowed
+        unknown = set(fields) - GAME_FIELDS
         if unknown:
             raise ValueError(f"not a bracket game field: {sorted(unknown)}")
         values = {name: dumps(list(value)) if name == "ready" else value for name, value in fields.items()}
+        games = tournament_games.c
+        this_game = (games.tournament_id == tournament_id, games.round == round_number, games.slot == slot)
         async with self.transaction() as db:
             if values:
-                assignments = ", ".join(f"{name} = ?" for name in values)
-                await self._exec(db, f"UPDATE tournament_games SET {assignments} WHERE tournament_id = ? AND round = ? "
-                                 "AND slot = ?", (*values.values(), tournament_id, round_number, slot))
-            row = await self._one(db, "SELECT * FROM tournament_games WHERE tournament_id = ? AND round = ? "
-                                      "AND slot = ?", (tournament_id, round_number, slot))
+                await self._exec(db, update(tournament_games).where(*this_game).values(**values))
+            row = await self._one(db, select(tournament_games).where(*this_game))
             if row is None:
                 raise NotFound(f"tournament {tournament_id} has no game {round_number}.{slot}")
             return BracketGame.from_row(row)
 
     # ---- helpers (inside a transaction) --------------------------------------------------------------------
     async def _tournament(self, db: AsyncConnection, tournament_id: int) -> Tournament:
-        row = await self._one(db, "SELECT * FROM tournaments WHERE id = ?", (tournament_id,))
+        row = await self._one(db, select(tournaments).where(tournaments.c.id == tournament_id))
         if row is None:
             raise NotFound(f"no tournament {tournament_id}")
         return Tournament.from_row(row)
@@ -254,17 +267,24 @@ class TournamentOps(Database):
             raise WrongStatus(f"tournament {tournament_id} is not taking registrations")
 
     async def _not_entered(self, db: AsyncConnection, tournament_id: int, player_id: int) -> None:
-        row = await self._one(db, "SELECT entry_id FROM tournament_members WHERE tournament_id = ? AND player_id = ?",
-                              (tournament_id, player_id))
+        row = await self._one(db, _membership(tournament_id, player_id))
         if row is not None:
             raise AlreadySeated(f"player {player_id} is already in entry {row['entry_id']}")
 
     async def _entry(self, db: AsyncConnection, entry_id: int) -> Entry:
-        row = await self._one(db, "SELECT * FROM tournament_entries WHERE id = ?", (entry_id,))
+        row = await self._one(db, select(tournament_entries).where(tournament_entries.c.id == entry_id))
         if row is None:
             raise NotFound(f"no entry {entry_id}")
+        member = tournament_members.c
         members = await self._all(
-            db, """SELECT m.player_id, p.display_name FROM tournament_members m JOIN players p ON p.id = m.player_id
-                   WHERE m.entry_id = ? ORDER BY m.position""", (entry_id,))
+            db, select(member.player_id, players.c.display_name)
+            .select_from(tournament_members.join(players, players.c.id == member.player_id))
+            .where(member.entry_id == entry_id).order_by(member.position))
         return Entry(row["id"], row["tournament_id"], row["chat_id"], row["seed"], row["registered"],
                      tuple(Member(m["player_id"], m["display_name"]) for m in members))
+
+
+def _membership(tournament_id: int, player_id: int) -> Any:
+    """The entry a player is in, in one tournament (a player is in at most one)."""
+    return select(tournament_members.c.entry_id).where(tournament_members.c.tournament_id == tournament_id,
+                                                       tournament_members.c.player_id == player_id)

@@ -37,11 +37,12 @@ async def opened_store(path: str) -> AsyncIterator[Store]:
 
 
 @asynccontextmanager
-async def fake_service(path: Path, seed: int, *, images: bool = False, now: float = 1_000_000.0,
+async def fake_service(path: Path | str, seed: int, *, images: bool = False, now: float = 1_000_000.0,
                        store_clock: bool = False, push_private: bool = True, **options: Any
                        ) -> AsyncIterator[tuple[Service, FakeTransport, Store, Clock]]:
-    """A service on a new store at `path` with the fake transport and a seeded shuffle source. `images`: draw the
-    pictures too; `store_clock`: the store keeps time by the same hand-moved clock (daily grants, stats dates);
+    """A service on a new store at `path` (a file, or any database URL) with the fake transport and a seeded shuffle
+    source. `images`: draw the pictures too; `store_clock`: the store keeps time by the same hand-moved clock (daily
+    grants, stats dates);
     `push_private`: the platform may write to a player first (Telegram, the fake) or not (Discord's ephemerals);
     `options` go to the Service (e.g. coin_grants)."""
     clock = Clock(now)

@@ -77,3 +77,18 @@ async def any_store(request: pytest.FixtureRequest, tmp_path: Path):
         await empty_tables(url)
     yield store
     await store.close()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+async def any_database(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """Where a test opens its own store, on each engine: a new SQLite file's path, or the run's PostgreSQL schema
+    (MAJLIS_TEST_DATABASE_URL; skipped otherwise) migrated and emptied, so it looks like a fresh database."""
+    from storage import Store
+    from tests.engines import empty_tables
+
+    if request.param == "sqlite":
+        return str(tmp_path / "majlis.sqlite")
+    url = request.getfixturevalue("postgres_url")
+    await (await Store.open(url)).close()
+    await empty_tables(url)
+    return url

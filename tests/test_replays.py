@@ -8,6 +8,7 @@ import random
 
 import pytest
 from PIL import Image
+from sqlalchemy import text
 
 import engine
 from bot import callbacks, replay
@@ -121,7 +122,7 @@ async def test_what_cannot_be_replayed_is_refused_to_the_asker_only(table):
     assert (await service.command(other, ChatRef("other", "-1"), "replay", [str(match_id)])).alert
     # A log that no longer leads to the stored final state (here: its seed changed by hand) is not shown.
     async with store.transaction() as db:
-        await store._exec(db, "UPDATE matches SET seed = seed + 1 WHERE id = ?", (match_id,))
+        await db.execute(text("UPDATE matches SET seed = seed + 1 WHERE id = :id"), {"id": match_id})
     broken = await service.command(MONA, GROUP, "replay", [str(match_id)])
     assert broken.is_error and "cannot be replayed" in broken.text
     assert len(transport.sent) == before + 1  # only the new lobby was posted

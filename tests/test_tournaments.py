@@ -9,6 +9,7 @@ import random
 
 import pytest
 from PIL import Image
+from sqlalchemy import text
 
 import engine
 from bot import callbacks, tournament
@@ -66,8 +67,8 @@ async def _play_out(service: Service, store: Store, match_id: int) -> None:
     raise AssertionError("the match did not end")
 
 
-async def test_a_whole_team_tournament_with_a_bye_and_a_forfeit(tmp_path):
-    async with fake_service(tmp_path / "t.db", 5, operators=frozenset({("fake", "1")})) as (
+async def test_a_whole_team_tournament_with_a_bye_and_a_forfeit(any_database, tmp_path):
+    async with fake_service(any_database, 5, operators=frozenset({("fake", "1")})) as (
             service, transport, store, clock):
         for chat in (G1, G2):
             await service.command(OP, chat, "lang", ["en"])
@@ -108,8 +109,8 @@ async def test_a_whole_team_tournament_with_a_bye_and_a_forfeit(tmp_path):
         async with store.transaction() as db:
             for name in ("Emad", "Farah"):
                 player = await store.find_player("fake", PLAYERS[name].user_id)
-                await store._exec(db, "INSERT INTO stats (player_id, game, mode, played, won, drawn, points) "
-                                 "VALUES (?, 'kenza', 'kenza', 3, 3, 0, 300)", (player.id,))
+                await db.execute(text("INSERT INTO stats (player_id, game, mode, played, won, drawn, points) "
+                                      "VALUES (:id, 'kenza', 'kenza', 3, 3, 0, 300)"), {"id": player.id})
         # Registration closes at 30 minutes: a press after that is refused; the draw waits for the start.
         clock.now += 31 * 60
         assert (await service.press(PLAYERS["Hadi"], G2, "u:1")).alert
@@ -174,8 +175,8 @@ async def test_a_whole_team_tournament_with_a_bye_and_a_forfeit(tmp_path):
         await service.close()
 
 
-async def test_too_few_entries_cancel_the_tournament_and_bad_schedules_are_refused(tmp_path):
-    async with fake_service(tmp_path / "t.db", 5, operators=frozenset({("fake", "1")})) as (
+async def test_too_few_entries_cancel_the_tournament_and_bad_schedules_are_refused(any_database):
+    async with fake_service(any_database, 5, operators=frozenset({("fake", "1")})) as (
             service, transport, store, clock):
         await service.command(OP, G1, "lang", ["en"])
         for words in (["game=chess"], ["game=kenza", "close=50", "start=40"], ["game=tunj", "teams=2"],
@@ -194,8 +195,8 @@ async def test_too_few_entries_cancel_the_tournament_and_bad_schedules_are_refus
         await service.close()
 
 
-async def test_forged_and_stale_tournament_presses_are_refused(tmp_path):
-    async with fake_service(tmp_path / "t.db", 5, operators=frozenset({("fake", "1")})) as (
+async def test_forged_and_stale_tournament_presses_are_refused(any_database):
+    async with fake_service(any_database, 5, operators=frozenset({("fake", "1")})) as (
             service, transport, store, clock):
         await service.command(OP, G1, "lang", ["en"])
         await service.command(OP, G1, "tournament", ["new", "game=kenza", "prize=x"])
@@ -235,9 +236,9 @@ async def test_migration_7_upgrades_a_version_6_database(tmp_path):
     assert entry.player_ids == (1,) and made.status == "registering"
     async with store.transaction() as db:
         with pytest.raises(Exception, match="UNIQUE|CHECK"):
-            await store._exec(db, "INSERT INTO tournament_members (tournament_id, entry_id, player_id, position) "
-                             "VALUES (?, ?, 1, 1)", (made.id, entry.id))
+            await db.execute(text("INSERT INTO tournament_members (tournament_id, entry_id, player_id, position) "
+                                  "VALUES (:t, :e, 1, 1)"), {"t": made.id, "e": entry.id})
         with pytest.raises(Exception, match="CHECK"):
-            await store._exec(db, "INSERT INTO tournaments (platform, chat_id, game, mode, team_size, opens, closes, "
-                             "starts, grace, created) VALUES ('t', '-1', 'kenza', 'kenza', 1, 5, 1, 9, 60, 0)")
+            await db.execute(text("INSERT INTO tournaments (platform, chat_id, game, mode, team_size, opens, closes, "
+                                  "starts, grace, created) VALUES ('t', '-1', 'kenza', 'kenza', 1, 5, 1, 9, 60, 0)"))
     await store.close()
