@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import delete, func, insert, select, update
+from sqlalchemy import case, delete, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection
 
@@ -146,13 +146,18 @@ class MatchOps(StatsOps, CoinOps, RatingOps):
                 .order_by(matches.c.id))
         return [Match.from_row(row) for row in rows]
 
-    async def mark_delivered(self, match_id: int, version: int) -> None:
-        """Every screen shows `version` (or later): clear the pending-delivery mark up to it, never backwards."""
+    async def mark_delivered(self, match_id: int, version: int) -> int | None:
+        """Every screen shows `version` (or later): clear the pending-delivery mark up to it, never backwards.
+
+        Returns the match's version as stored now (None: no such match), in the same statement: a later one means
+        a move was stored after the delivery read the match — on another worker, whose own delivery may have
+        landed before this one's older screens."""
         async with self.transaction() as db:
-            await db.execute(update(matches).where(
-                matches.c.id == match_id,
-                matches.c.delivered_version.is_(None) | (matches.c.delivered_version < version),
-            ).values(delivered_version=version))
+            behind = matches.c.delivered_version.is_(None) | (matches.c.delivered_version < version)
+            return (await db.execute(
+                update(matches).where(matches.c.id == match_id)
+                .values(delivered_version=case((behind, version), else_=matches.c.delivered_version))
+                .returning(matches.c.version))).scalar_one_or_none()
 
     async def set_match_options(self, match_id: int, options: dict[str, Any], mode: str | None = None) -> Match:
         """Replace a lobby's options (and mode, if given) before the game starts."""

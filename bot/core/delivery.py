@@ -17,7 +17,7 @@ from typing import Any
 
 import engine
 from bot import presenter
-from bot.core.state import ServiceState
+from bot.core.state import MAX_RECAP, ServiceState
 from bot.i18n import game_name, t
 from bot.messages import Actor, Busy, ChatRef, MessageGone, OutMessage, Reply, Unreachable
 from storage.models import Match, Seat
@@ -159,7 +159,13 @@ class Delivery(ServiceState):
                     return
                 left = await self._deliver_pass(match, due)
                 if left.empty:
-                    await self.store.mark_delivered(match.id, match.version)
+                    stored = await self.store.mark_delivered(match.id, match.version)
+                    if stored is not None and stored > match.version and match_id not in self._due:
+                        # A move this worker did not schedule was stored meanwhile: another worker's, whose own
+                        # delivery may have landed before these older screens. Show the newest state again (the
+                        # ping for its turn was that worker's to send).
+                        self._due[match_id] = Due(seats=None, table=True, ready=True)
+                        continue
                     if match.status != "active" and match_id not in self._due:
                         # Its last screens are shown: nothing of it stays in memory (months of matches add up).
                         self._finished(match_id)
@@ -181,6 +187,7 @@ class Delivery(ServiceState):
         game = engine.get(match.game)
         state = game.from_json(match.snapshot)
         seats = await self._seats(match.id)
+        await self._fresh_slots(match.id)
         transport = self.transports[match.platform]
         turn = presenter.shown_turn(match, state) if match.status == "active" else None
         left = Due(seats=set(), ready=True, attempts=work.attempts)
@@ -263,7 +270,7 @@ class Delivery(ServiceState):
             left.table_after = self.clock() + wait
             return
         chat_lang = await self._chat_lang(ChatRef(match.platform, match.chat_id))
-        recent = self._recent[match.id].copy() if match.id in self._recent else presenter.Recent()
+        recent = await self._recap(match, seats)
         try:
             await self._announce_rounds(match, state, seats, chat_lang)
             table = await self._render(presenter.table_parts, match, state, seats, chat_lang, recent,
@@ -276,6 +283,28 @@ class Delivery(ServiceState):
         self._table_at[key] = self.clock()
         if match.status == "finished":  # the ladder's results and new achievements, under the final table
             await self._tell_news(match.id, match.platform, match.chat_id, chat_lang)
+
+    async def _recap(self, match: Match, seats: list[Seat]) -> presenter.Recent:
+        """The moves the table's recap shows. This worker's log holds the moves it stored; when the match has
+        moved past it (another worker's moves, or a restart), the log is rebuilt from the stored move log — the
+        engines are deterministic, so replaying from the seed gives every view the recap needs."""
+        if self._recent_at.get(match.id, 0) == match.version:
+            return self._recent[match.id].copy() if match.id in self._recent else presenter.Recent()
+        game = engine.get(match.game)
+        log_ = presenter.Recent()
+        try:
+            state = game.new(len(seats), match.options, seed=match.seed)
+            for record in await self.store.moves(match.id):
+                if record.seq > match.version:
+                    break
+                before, state = state, game.apply(state, record.seat, record.move)
+                log_.add((record.seat, record.move, game.view(state, None), game.result(before)["round"]),
+                         lambda before=before: game.view(before, None), len(seats), MAX_RECAP)
+        except Exception:  # a log that no longer replays (a deal forced in a test, an engine changed since)
+            log.warning("match %s: cannot replay its moves; the table shows no recap", match.id, exc_info=True)
+            return presenter.Recent()
+        self._recent[match.id], self._recent_at[match.id] = log_, match.version
+        return log_.copy()
 
     async def _announce_rounds(self, match: Match, state: dict[str, Any], seats: list[Seat], lang: str) -> None:
         """Each finished round's score sheet, posted in the group before the table moves on (once each: a round
@@ -354,6 +383,7 @@ class Delivery(ServiceState):
             return Reply(t(lang, "err.not_your_seat"), alert=True)
         game = engine.get(match.game)
         message = await self._rack_message(match, game.from_json(match.snapshot), seat)
+        await self._fresh_slots(match.id)
         if self.transports[match.platform].push_private:
             try:
                 await self._show(match, "rack", seat.seat, (await self._player(player_id)).user_id,

@@ -12,7 +12,7 @@ from typing import Any
 import engine
 from bot import presenter
 from bot.coin_tables import finishing_places
-from bot.core.state import ServiceState
+from bot.core.state import MAX_RECAP, ServiceState
 from bot.games import ui_for
 from bot.i18n import You, refusal, t
 from bot.messages import ERROR, Actor, ChatRef, Reply
@@ -24,7 +24,6 @@ from storage.models import Match
 
 log = logging.getLogger(__name__)
 
-MAX_RECAP = 400  # moves kept for the table's recap at most (a recap shows a folded summary of long runs)
 TAG = re.compile(r"[0-9a-f]{4}")  # presenter.pick_tag: a fingerprint of the picking state
 
 
@@ -171,9 +170,16 @@ class Play(ServiceState):
         if match.status == "finished":
             await self._after_finish(match.id)
         self._moved(match.id, seat)
-        # Every seat's recap runs from its previous turn: older moves are nobody's news any more.
-        self._recent[match.id].add((seat, move, game.view(new_state, None), game.result(state)["round"]),
-                                   lambda: game.view(state, None), len(seats), MAX_RECAP)
+        # Every seat's recap runs from its previous turn: older moves are nobody's news any more. The log grows
+        # only from the version it has reached: after another worker's moves it is rebuilt from the move log when
+        # the table is next drawn (bot.core.delivery._recap).
+        if self._recent_at.get(match.id, 0) == match.version - 1:
+            self._recent[match.id].add((seat, move, game.view(new_state, None), game.result(state)["round"]),
+                                       lambda: game.view(state, None), len(seats), MAX_RECAP)
+            self._recent_at[match.id] = match.version
+        else:
+            self._recent.pop(match.id, None)
+            self._recent_at.pop(match.id, None)
         finished = len(game.result(state)["history"])
         if len(result["history"]) > finished:  # a round ended: its score sheet is announced with the table
             self._announce.setdefault(match.id, finished + 1)

@@ -3,9 +3,26 @@ and players.
 
 Several workers may serve one database, so nothing another worker can change is trusted beyond the update being
 handled: every command, press, timer tick and resume starts from the database (`_fresh_reads`), and within it
-the caches save the repeated reads (a button press costs a few database round trips instead of dozens). What
-stays in memory across updates is this worker's own presentation state (recaps, pending deliveries, picks), which
-no other worker writes; a button drawn from another worker's pick answers "out of date", never a wrong move.
+the caches save the repeated reads (a button press costs a few database round trips instead of dozens).
+
+What stays in memory across updates is presentation state, and what a second worker handling the next press does
+to each (tests/test_workers_presentation.py plays a match through two services in turn):
+- the table's recap (`_recent`): keyed by the match version it has reached; a worker whose log is behind the
+  match rebuilds it from the stored move log (`Delivery._recap`), so the recap lists every worker's moves;
+- message slots (`_slots`: which message is a seat's rack, the table, a ping): another worker may re-send one (a
+  /hand, a gone message), so on PostgreSQL each delivery pass reads its match's slots again, in one query;
+- pending deliveries (`_due`, `_delivering`): each worker shows the state it reads when its pass starts; one
+  whose older screens may have landed after another worker's newer ones finds the match moved on when it marks
+  the delivery (`mark_delivered` returns the stored version) and shows it again;
+- picks (`_picks`): a pick press names its match version and a move button carries its whole move, so a press on
+  another worker is never a wrong move; at worst a highlighted pick is redrawn without the highlight.
+Still per worker (not wrong moves, only how a screen is told): whether a turn pings the player (`_last_turn`, a
+worker's last shown turn, and the movers it scheduled: a worker may ping once more or once less than one worker
+alone would); a finished round's score sheet (`_announce`: posted by the worker that stored the round's last move,
+possibly after another worker's table edit; lost if that worker dies before posting it); a redeal redrawing every
+rack (`_hand_sizes`); the table-edit pacing per group (`_table_at`: each worker paces its own edits; with
+MAJLIS_REDIS_URL the shared rate limiter keeps the group within Telegram's limits); a refused Tunj call
+(`_no_call`, keyed by version: another worker asks the engine again).
 """
 
 from __future__ import annotations
@@ -29,6 +46,7 @@ from storage.coins import CoinGrants
 from storage.models import Chat, Match, Message, Player, Seat
 
 log = logging.getLogger(__name__)
+MAX_RECAP = 400  # moves kept for the table's recap at most (a recap shows a folded summary of long runs)
 WAKE_SLACK = 0.05  # seconds: a time this little before the timer loop's planned wake is its own plan (rounding)
 
 
@@ -53,6 +71,7 @@ class ServiceState:
         self._locks: dict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
         self._picks: dict[tuple[int, int], str] = {}
         self._recent: dict[int, presenter.Recent] = defaultdict(presenter.Recent)  # moves a recap still shows
+        self._recent_at: dict[int, int] = {}  # match -> the version its recap log has reached (absent: 0)
         self._announce: dict[int, int] = {}  # match -> the first finished round whose score sheet is not out yet
         self._last_turn: dict[int, int | None] = {}
         self._seat_cache: dict[int, list[Seat]] = {}
@@ -72,6 +91,10 @@ class ServiceState:
         # The message in each of a match's slots (platform, kind, match, seat) -> Message or None (none yet). The
         # service is the only writer of its slots, so they are read from the database once per live match.
         self._slots: dict[tuple[str, str, int, int | None], Message | None] = {}
+        # Several workers (PostgreSQL): another worker may re-send a rack, a ping or the table, so each delivery
+        # pass reads its match's slots again, all in one query; then a slot not found is empty, without a read.
+        self.shared_store = store.dialect == "postgresql"
+        self._slots_read: set[int] = set()
         self._due: dict[int, Any] = {}
         self._told_min = float("inf")  # the earliest time told to the timer loop while it was awake
         self._timers_wake_at = float("-inf")  # when the timer loop plans to wake; -inf: it is awake (or not run)
@@ -199,8 +222,21 @@ class ServiceState:
     async def _slot(self, platform: str, kind: str, match_id: int, seat: int | None) -> Message | None:
         key = (platform, kind, match_id, seat)
         if key not in self._slots:
+            if match_id in self._slots_read:
+                return None
             self._slots[key] = await self.store.get_message(platform, kind, match_id=match_id, seat=seat)
         return self._slots[key]
+
+    async def _fresh_slots(self, match_id: int) -> None:
+        """Read every message slot of a match again (one query), when other workers may have changed them."""
+        if not self.shared_store:
+            return
+        found = await self.store.messages_for_match(match_id)
+        for key in [key for key in self._slots if key[2] == match_id]:
+            del self._slots[key]
+        for message in found:
+            self._slots[(message.platform, message.kind, match_id, message.seat)] = message
+        self._slots_read.add(match_id)
 
     async def _slot_save(self, platform: str, chat_id: str, message_id: str, kind: str, match_id: int,
                          seat: int | None) -> None:
@@ -221,6 +257,7 @@ class ServiceState:
         self._due.pop(match_id, None)
         for key in [key for key in self._slots if key[2] == match_id]:
             del self._slots[key]
+        self._slots_read.discard(match_id)
         lock = self._locks.get(match_id)
         if lock is not None and not lock.locked():
             del self._locks[match_id]
@@ -229,6 +266,7 @@ class ServiceState:
         for key in [key for key in self._no_call if key[0] == match_id]:
             del self._no_call[key]
         self._recent.pop(match_id, None)
+        self._recent_at.pop(match_id, None)
         self._announce.pop(match_id, None)
         self._last_turn.pop(match_id, None)
         self._hand_sizes.pop(match_id, None)
