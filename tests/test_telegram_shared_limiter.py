@@ -278,3 +278,29 @@ async def test_the_adapter_shares_its_limiter_when_a_redis_is_configured(store):
     await used.shutdown()
     alone = TelegramAdapter(service, make_settings())
     assert isinstance(alone.application.bot.rate_limiter, AIORateLimiter)
+
+
+async def test_two_whole_workers_playing_one_match_keep_the_limits_together(redis, prefix, store):
+    """Two Telegram workers (adapter and service each) on one database and one Bot API: a table opened on the
+    first, its moves pressed on each in turn. Every call of both, the deliveries included, went through the shared
+    limiter: the group, both private chats and the bot stay within their limits."""
+    from tests.tg_harness import Bot, open_table, play_one, user
+
+    alice, badr = user(111, "Alice"), user(222, "Badr")
+    clock = Clock(1_700_000_000.0)
+    server = FakeTelegram()
+    sent = Sent(server, clock)
+    async with Bot(server, store, clock=clock, limiter=limiter(redis, prefix, clock)) as a, \
+            Bot(server, store, clock=clock, limiter=limiter(redis, prefix, clock)) as b:
+        worker_name.set("A")
+        match_id = await open_table(a, alice, [badr])
+        for number in range(16):
+            worker_name.set("AB"[number % 2])
+            await play_one((a, b)[number % 2], match_id, {0: alice, 1: badr})
+    group = sent.times(GROUP_ID)
+    assert {w for _, w, c in sent.rows if c == str(GROUP_ID)} == {"A", "B"}, "both workers wrote to the group"
+    assert len(group) > 20, "enough group messages for the minute's limit to matter"
+    assert most_within(group, 1.0) == 1 and most_within(group, 60.0) == 20
+    for chat in (alice["id"], badr["id"]):
+        assert most_within(sent.times(chat), 1.0) == 1
+    assert most_within(sent.times(), 1.0) <= 30
