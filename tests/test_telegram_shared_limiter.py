@@ -252,6 +252,14 @@ async def test_redis_clock_gives_waits_of_the_configured_spacing(redis, prefix):
     await a.shutdown()
 
 
+def test_rates_and_periods_that_would_divide_by_zero_are_refused():
+    dead = Redis.from_url("redis://127.0.0.1:1/0")
+    with pytest.raises(ValueError, match="group_max_rate"):
+        SharedRateLimiter(dead, group_max_rate=0)
+    with pytest.raises(ValueError, match="overall_time_period"):
+        SharedRateLimiter(dead, overall_time_period=0)
+
+
 async def test_an_unreachable_redis_lets_messages_through():
     """No Redis (a closed port): the bot keeps sending, unthrottled, rather than stopping."""
     server = FakeTelegram()

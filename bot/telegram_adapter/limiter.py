@@ -163,6 +163,10 @@ class SharedRateLimiter(BaseRateLimiter[int]):
                             ("chat_max_rate", chat_max_rate)):
             if value < 1:
                 raise ValueError(f"{name} must be at least 1, got {value}")
+        for name, period in (("overall_time_period", overall_time_period), ("group_time_period", group_time_period),
+                             ("chat_time_period", chat_time_period)):
+            if period < 0.001:
+                raise ValueError(f"{name} must be at least a millisecond, got {period}")
         self.redis = redis
         self.prefix = prefix
         self.overall = (int(overall_max_rate), _ms(overall_time_period))
