@@ -11,6 +11,11 @@ database, so the rows are what is locked (`_match_row(..., lock=True)` is SELECT
 database, not this process, decides who waits.
 
 Statements are SQLAlchemy Core; rows come back as mappings (`row["column"]`).
+
+The hot paths (a move, the reads of a press and of a delivery) run each whole transaction as one synchronous
+function (`run`). On SQLite that function runs on the connection's own thread in one hand-off: the async engine
+would hand every cursor step (open, execute, fetch, close, BEGIN, COMMIT) to that thread and back, about eight
+hand-offs per read and eighteen per move, each a queue put, a thread wake and an event-loop wake.
 """
 
 from __future__ import annotations
@@ -19,10 +24,10 @@ import asyncio
 import time
 from collections.abc import AsyncIterator, Callable, Mapping
 from contextlib import asynccontextmanager
-from typing import Any, Self
+from typing import Any, Self, TypeVar
 
-from sqlalchemy import event, text
-from sqlalchemy.engine import Connection, CursorResult
+from sqlalchemy import create_engine, event, text
+from sqlalchemy.engine import Connection, CursorResult, Engine
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 from sqlalchemy.pool import StaticPool
 from sqlalchemy.sql import Executable
@@ -38,6 +43,7 @@ SQLITE_PRAGMAS = ("journal_mode = WAL", f"busy_timeout = {BUSY_TIMEOUT_MS}", "fo
 _BEGIN = "majlis_begin"  # execution option: the statement SQLite opens the next transaction with
 
 Row = Mapping[str, Any]
+T = TypeVar("T")
 
 
 class Database:
@@ -50,6 +56,8 @@ class Database:
         self._clock = clock
         self._lock = asyncio.Lock()  # SQLite: one transaction at a time on the one connection
         self._shared: AsyncConnection | None = None  # SQLite's one connection
+        self._driver: Any = None  # SQLite: the aiosqlite connection under it (its thread runs `run`'s functions)
+        self._on_thread: Connection | None = None  # SQLite: a synchronous Connection used only on that thread
         self._active: dict[asyncio.Task[Any], tuple[AsyncConnection, bool]] = {}  # the task's transaction, writes?
         self.migrations_applied: list[int] = []
         self._closed = False
@@ -71,6 +79,7 @@ class Database:
         try:
             if target.is_sqlite:
                 store._shared = await engine.connect()
+                store._driver = (await store._shared.get_raw_connection()).driver_connection
             async with store.transaction() as conn:
                 if store.dialect == "postgresql":
                     await conn.execute(text("SELECT pg_advisory_xact_lock(:key)"),
@@ -86,6 +95,8 @@ class Database:
         async with self._lock:
             if not self._closed:
                 self._closed = True
+                if self._on_thread is not None:
+                    await self._driver._execute(self._on_thread.close)
                 if self._shared is not None:
                     await self._shared.close()
                 await self._engine.dispose()
@@ -147,6 +158,71 @@ class Database:
             async with self._in(task, conn, True):
                 yield conn
 
+    async def run(self, work: Callable[[Connection], T], *, write: bool = True) -> T:
+        """One whole transaction as one synchronous function of a Connection: commit when it returns, roll back
+        when it raises (its exception is re-raised here).
+
+        SQLite: the function runs on the connection's thread, in one hand-off for the whole transaction (see the
+        module docstring), under the same lock and BEGIN IMMEDIATE / BEGIN as `transaction`. PostgreSQL: through
+        the async connection (`run_sync`: each statement is still its own round trip there). Inside a
+        `transaction()` of the same task it joins that transaction as a savepoint, like every store method.
+        `work` must not touch the store's async API (it runs off the event loop).
+        """
+        task = asyncio.current_task()
+        assert task is not None
+        if self._closed:
+            raise ValueError("the store is closed")
+        active = self._active.get(task)
+        if active is not None:
+            conn, writes = active
+            if not writes:
+                if write:
+                    raise RuntimeError("a write cannot be nested in a read-only transaction")
+                return await conn.run_sync(work)
+            async with conn.begin_nested():
+                return await conn.run_sync(work)
+        if self._shared is not None:
+            async with self._lock:
+                if self._closed:
+                    raise ValueError("the store is closed")
+                return await self._run_on_thread(work, write)
+        async with self._engine.connect() as conn:
+            if not write:
+                await conn.execution_options(isolation_level="AUTOCOMMIT")  # as `transaction`'s reads
+                return await conn.run_sync(work)
+            async with conn.begin():
+                return await conn.run_sync(work)
+
+    async def _run_on_thread(self, work: Callable[[Connection], T], write: bool) -> T:
+        """SQLite: `work` in its own transaction on the aiosqlite thread. A cancelled caller still waits for the
+        transaction to end there before giving the lock back: the lock covers every transaction whole."""
+        begin = "BEGIN IMMEDIATE" if write else "BEGIN"
+
+        def whole() -> T:
+            conn = self._on_thread if self._on_thread is not None else self._connect_on_thread()
+            conn.execution_options(**{_BEGIN: begin})
+            with conn.begin():
+                return work(conn)
+
+        job = asyncio.ensure_future(self._driver._execute(whole))
+        try:
+            return await asyncio.shield(job)
+        except asyncio.CancelledError:
+            await asyncio.wait([job])
+            if not job.cancelled():
+                job.exception()  # retrieved: the caller is cancelled, the outcome stays in the database
+            raise
+
+    def _connect_on_thread(self) -> Connection:
+        """A synchronous SQLAlchemy Connection over the very sqlite3 connection aiosqlite holds (so one database
+        connection, its locks and its transaction state shared with the async engine, which never runs at the
+        same time: `_lock`). Created, used and closed only on aiosqlite's thread."""
+        raw = self._driver._conn
+        engine = create_engine("sqlite://", creator=lambda: raw, poolclass=StaticPool, pool_reset_on_return=None)
+        _sqlite_begin(engine)
+        self._on_thread = engine.connect()
+        return self._on_thread
+
     @asynccontextmanager
     async def _in(self, task: asyncio.Task[Any], conn: AsyncConnection, writes: bool) -> AsyncIterator[AsyncConnection]:
         self._active[task] = (conn, writes)
@@ -158,6 +234,13 @@ class Database:
 
     def _now(self) -> float:
         return self._clock()
+
+    async def _read_one(self, statement: Executable) -> Row | None:
+        """One row of a single read, in one `run` (one hand-off on SQLite)."""
+        return await self.run(lambda db: db.execute(statement).mappings().first(), write=False)
+
+    async def _read_all(self, statement: Executable) -> list[Row]:
+        return await self.run(lambda db: list(db.execute(statement).mappings().all()), write=False)
 
     async def _exec(self, db: AsyncConnection, statement: Executable, params: Any = None) -> CursorResult[Any]:
         return await db.execute(statement, params)
@@ -182,6 +265,12 @@ def _sqlite_transactions(engine: AsyncEngine) -> None:
             cursor.execute(f"PRAGMA {pragma}")
         cursor.close()
 
-    @event.listens_for(engine.sync_engine, "begin")
+    _sqlite_begin(engine.sync_engine)
+
+
+def _sqlite_begin(engine: Engine) -> None:
+    """Each transaction starts with the BEGIN its caller chose (BEGIN IMMEDIATE for writers)."""
+
+    @event.listens_for(engine, "begin")
     def _begin(conn: Connection) -> None:
         conn.exec_driver_sql(conn.get_execution_options().get(_BEGIN, "BEGIN"))

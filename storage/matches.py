@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from sqlalchemy import case, delete, func, insert, select, update
+from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection
 
@@ -63,40 +64,35 @@ class MatchOps(StatsOps, CoinOps, RatingOps):
             return Match.from_row(await self._match_row(db, match_id))
 
     async def get_match(self, match_id: int) -> Match | None:
-        async with self.transaction(write=False) as db:
-            row = await self._one(db, select(matches).where(matches.c.id == match_id))
+        row = await self._read_one(select(matches).where(matches.c.id == match_id))
         return None if row is None else Match.from_row(row)
 
     async def lobby_or_active_match(self, platform: str, chat_id: str | int) -> Match | None:
         """The chat's one open table, if any."""
-        async with self.transaction(write=False) as db:
-            row = await self._open_row(db, platform, str(chat_id))
+        row = await self._read_one(_open_query(platform, str(chat_id)))
         return None if row is None else Match.from_row(row)
 
     async def latest_match(self, platform: str, chat_id: str | int) -> Match | None:
         """The chat's most recent table of any status (for `/score` once a match has ended)."""
-        async with self.transaction(write=False) as db:
-            row = await self._one(db, select(matches).where(matches.c.platform == platform,
-                                                            matches.c.chat_id == str(chat_id))
-                                  .order_by(matches.c.id.desc()).limit(1))
+        row = await self._read_one(select(matches).where(matches.c.platform == platform,
+                                                         matches.c.chat_id == str(chat_id))
+                                   .order_by(matches.c.id.desc()).limit(1))
         return None if row is None else Match.from_row(row)
 
     async def player_active_match(self, platform: str, player_id: int) -> Match | None:
         """The newest match in play where this player has a seat (a private-chat command's table)."""
-        async with self.transaction(write=False) as db:
-            row = await self._one(
-                db, select(matches).join(seats, seats.c.match_id == matches.c.id)
-                .where(seats.c.player_id == player_id, matches.c.platform == platform, matches.c.status == "active")
-                .order_by(matches.c.id.desc()).limit(1))
+        row = await self._read_one(
+            select(matches).join(seats, seats.c.match_id == matches.c.id)
+            .where(seats.c.player_id == player_id, matches.c.platform == platform, matches.c.status == "active")
+            .order_by(matches.c.id.desc()).limit(1))
         return None if row is None else Match.from_row(row)
 
     async def due_timers(self, now: float) -> list[tuple[int, int]]:
         """(match id, version) of every match in play whose turn deadline has passed, oldest deadline first."""
-        async with self.transaction(write=False) as db:
-            rows = await self._all(
-                db, select(matches.c.id, matches.c.version)
-                .where(matches.c.status == "active", matches.c.deadline.is_not(None), matches.c.deadline <= now)
-                .order_by(matches.c.deadline))
+        rows = await self._read_all(
+            select(matches.c.id, matches.c.version)
+            .where(matches.c.status == "active", matches.c.deadline.is_not(None), matches.c.deadline <= now)
+            .order_by(matches.c.deadline))
         return [(row["id"], row["version"]) for row in rows]
 
     async def claim_due_timers(self, now: float, lease: float, limit: int = 100) -> list[tuple[int, int]]:
@@ -109,41 +105,41 @@ class MatchOps(StatsOps, CoinOps, RatingOps):
         if the lease ran out. A worker killed after claiming leaves the deadline at the lease's end: another
         worker fires it then. (SQLite: one writer at a time already, the lock clause is left out.)
         """
-        async with self.transaction() as db:
-            rows = await self._all(
-                db, select(matches.c.id, matches.c.version)
+        def claim(db: Connection) -> list[Row]:
+            rows = list(db.execute(
+                select(matches.c.id, matches.c.version)
                 .where(matches.c.status == "active", matches.c.deadline.is_not(None), matches.c.deadline <= now)
-                .order_by(matches.c.deadline).limit(limit).with_for_update(skip_locked=True))
+                .order_by(matches.c.deadline).limit(limit).with_for_update(skip_locked=True)).mappings().all())
             if rows:
-                await db.execute(update(matches).where(matches.c.id.in_([row["id"] for row in rows]))
-                                 .values(deadline=now + lease))
+                db.execute(update(matches).where(matches.c.id.in_([row["id"] for row in rows]))
+                           .values(deadline=now + lease))
+            return rows
+
+        rows = await self.run(claim)
         return [(row["id"], row["version"]) for row in rows]
 
     async def next_deadline(self) -> float | None:
         """The earliest turn deadline of any match in play (None: no turn is timed): when the timer loop must
         wake next."""
-        async with self.transaction(write=False) as db:
-            row = await self._one(db, select(func.min(matches.c.deadline).label("at"))
-                                  .where(matches.c.status == "active"))
+        row = await self._read_one(select(func.min(matches.c.deadline).label("at"))
+                                   .where(matches.c.status == "active"))
         return None if row is None else row["at"]
 
     async def active_matches(self, platform: str | None = None) -> list[Match]:
         """Every match in play (optionally on one platform), oldest first: what to resume timers for on start-up."""
-        async with self.transaction(write=False) as db:
-            query = select(matches).where(matches.c.status == "active").order_by(matches.c.id)
-            if platform is not None:
-                query = query.where(matches.c.platform == platform)
-            rows = await self._all(db, query)
+        query = select(matches).where(matches.c.status == "active").order_by(matches.c.id)
+        if platform is not None:
+            query = query.where(matches.c.platform == platform)
+        rows = await self._read_all(query)
         return [Match.from_row(row) for row in rows]
 
     async def undelivered_matches(self) -> list[Match]:
         """Matches in play or just finished whose latest version some screen has not shown yet (oldest first)."""
-        async with self.transaction(write=False) as db:
-            rows = await self._all(
-                db, select(matches).where(matches.c.status.in_(("active", "finished")),
-                                          matches.c.delivered_version.is_(None)
-                                          | (matches.c.delivered_version < matches.c.version))
-                .order_by(matches.c.id))
+        rows = await self._read_all(
+            select(matches).where(matches.c.status.in_(("active", "finished")),
+                                  matches.c.delivered_version.is_(None)
+                                  | (matches.c.delivered_version < matches.c.version))
+            .order_by(matches.c.id))
         return [Match.from_row(row) for row in rows]
 
     async def mark_delivered(self, match_id: int, version: int) -> int | None:
@@ -152,12 +148,11 @@ class MatchOps(StatsOps, CoinOps, RatingOps):
         Returns the match's version as stored now (None: no such match), in the same statement: a later one means
         a move was stored after the delivery read the match — on another worker, whose own delivery may have
         landed before this one's older screens."""
-        async with self.transaction() as db:
-            behind = matches.c.delivered_version.is_(None) | (matches.c.delivered_version < version)
-            return (await db.execute(
-                update(matches).where(matches.c.id == match_id)
-                .values(delivered_version=case((behind, version), else_=matches.c.delivered_version))
-                .returning(matches.c.version))).scalar_one_or_none()
+        behind = matches.c.delivered_version.is_(None) | (matches.c.delivered_version < version)
+        statement = (update(matches).where(matches.c.id == match_id)
+                     .values(delivered_version=case((behind, version), else_=matches.c.delivered_version))
+                     .returning(matches.c.version))
+        return await self.run(lambda db: db.execute(statement).scalar_one_or_none())
 
     async def set_match_options(self, match_id: int, options: dict[str, Any], mode: str | None = None) -> Match:
         """Replace a lobby's options (and mode, if given) before the game starts."""
@@ -247,6 +242,9 @@ class MatchOps(StatsOps, CoinOps, RatingOps):
         """
         if actor not in ACTORS:
             raise ValueError(f"actor must be one of {ACTORS}, not {actor!r}")
+        if finished_result is None:  # every move but the last: one synchronous transaction (storage/db.py `run`)
+            return await self.run(lambda db: self._move(db, match_id, expected_version, seat, actor, move,
+                                                        new_snapshot, deadline))
         async with self.transaction() as db:
             # Locked until commit: a move on another worker waits here, then sees our version and goes stale.
             row = await self._match_row(db, match_id, lock=True)
@@ -256,24 +254,32 @@ class MatchOps(StatsOps, CoinOps, RatingOps):
             version = expected_version + 1
             await db.execute(insert(moves).values(match_id=match_id, seq=version, seat=seat, actor=actor, move=move,
                                                   at=now))
-            this_match = update(matches).where(matches.c.id == match_id)
-            if finished_result is None:
-                await db.execute(this_match.values(snapshot=dumps(new_snapshot), version=version, deadline=deadline,
-                                                   updated=now))
-            else:
-                await db.execute(this_match.values(
-                    snapshot=dumps(new_snapshot), version=version, deadline=None, updated=now, status="finished",
-                    finished=now, result=dumps(finished_result)))
-                if record_stats:
-                    await self._record_result(db, row, finished_result)
-                    if row["rated"] and sides is not None:
-                        await self._rate_match(db, row, sides, finished_result)
-                if row["stake"]:
-                    if places is None:
-                        await self._refund_pot(db, match_id)
-                    else:
-                        await self._pay_pot(db, match_id, places)
+            await db.execute(update(matches).where(matches.c.id == match_id).values(
+                snapshot=dumps(new_snapshot), version=version, deadline=None, updated=now, status="finished",
+                finished=now, result=dumps(finished_result)))
+            if record_stats:
+                await self._record_result(db, row, finished_result)
+                if row["rated"] and sides is not None:
+                    await self._rate_match(db, row, sides, finished_result)
+            if row["stake"]:
+                if places is None:
+                    await self._refund_pot(db, match_id)
+                else:
+                    await self._pay_pot(db, match_id, places)
             return Match.from_row(await self._match_row(db, match_id))
+
+    def _move(self, db: Connection, match_id: int, expected_version: int, seat: int, actor: str, move: str,
+              new_snapshot: dict[str, Any], deadline: float | None) -> Match:
+        """`apply_move` of a move that does not finish the match, as one synchronous transaction."""
+        row = _locked_row(db, match_id)
+        if row["status"] != "active" or row["version"] != expected_version:
+            raise StaleVersion(match_id, expected_version, row["version"], row["status"])
+        now = self._now()
+        version = expected_version + 1
+        db.execute(insert(moves).values(match_id=match_id, seq=version, seat=seat, actor=actor, move=move, at=now))
+        changes = {"snapshot": dumps(new_snapshot), "version": version, "deadline": deadline, "updated": now}
+        db.execute(update(matches).where(matches.c.id == match_id).values(**changes))
+        return Match.from_row({**row, **changes})
 
     async def set_deadline(
         self, match_id: int, deadline: float | None, expected_version: int | None = None
@@ -283,19 +289,20 @@ class MatchOps(StatsOps, CoinOps, RatingOps):
         With `expected_version`, only if no move happened meanwhile (StaleVersion otherwise), so a timer
         rescheduled from an old view cannot overwrite the deadline a newer move set.
         """
-        async with self.transaction() as db:
-            row = await self._match_row(db, match_id, lock=True)
+        def change(db: Connection) -> Match:
+            row = _locked_row(db, match_id)
             if row["status"] != "active" or (expected_version is not None and row["version"] != expected_version):
                 raise StaleVersion(match_id, row["version"] if expected_version is None else expected_version,
                                    row["version"], row["status"])
-            await db.execute(update(matches).where(matches.c.id == match_id)
-                             .values(deadline=deadline, updated=self._now()))
-            return Match.from_row(await self._match_row(db, match_id))
+            changes = {"deadline": deadline, "updated": self._now()}
+            db.execute(update(matches).where(matches.c.id == match_id).values(**changes))
+            return Match.from_row({**row, **changes})
+
+        return await self.run(change)
 
     async def moves(self, match_id: int) -> list[MoveRecord]:
         """The match's move log in order, for replay from the start state."""
-        async with self.transaction(write=False) as db:
-            rows = await self._all(db, select(moves).where(moves.c.match_id == match_id).order_by(moves.c.seq))
+        rows = await self._read_all(select(moves).where(moves.c.match_id == match_id).order_by(moves.c.seq))
         return [MoveRecord.from_row(row) for row in rows]
 
     # ---- seats ---------------------------------------------------------------------------------------------
@@ -336,27 +343,29 @@ class MatchOps(StatsOps, CoinOps, RatingOps):
             return [Seat.from_row(row) for row in await self._seat_rows(db, match_id)]
 
     async def seats(self, match_id: int) -> list[Seat]:
-        async with self.transaction(write=False) as db:
-            rows = await self._seat_rows(db, match_id)
+        rows = await self._read_all(_SEATS.where(seats.c.match_id == match_id).order_by(seats.c.seat))
         return [Seat.from_row(row) for row in rows]
 
     async def set_seat_flags(
         self, match_id: int, seat: int, *, timeouts_in_a_row: int | None = None, away: bool | None = None
     ) -> Seat:
         """Update a seat's timeout streak and/or away flag; an argument left as None is left unchanged."""
-        async with self.transaction() as db:
-            changes: dict[str, Any] = {}
-            if timeouts_in_a_row is not None:
-                changes["timeouts_in_a_row"] = timeouts_in_a_row
-            if away is not None:
-                changes["away"] = int(away)
-            this_seat = (seats.c.match_id == match_id, seats.c.seat == seat)
-            found = await self._one(db, select(seats.c.seat).where(*this_seat))
-            if found is None:
-                raise NotFound(f"match {match_id} has no seat {seat}")
+        changes: dict[str, Any] = {}
+        if timeouts_in_a_row is not None:
+            changes["timeouts_in_a_row"] = timeouts_in_a_row
+        if away is not None:
+            changes["away"] = int(away)
+        this_seat = (seats.c.match_id == match_id, seats.c.seat == seat)
+
+        def change(db: Connection) -> Seat:
             if changes:
-                await db.execute(update(seats).where(*this_seat).values(**changes))
-            return await self._seat(db, match_id, seat)
+                db.execute(update(seats).where(*this_seat).values(**changes))
+            row = db.execute(_SEATS.where(*this_seat)).mappings().first()
+            if row is None:
+                raise NotFound(f"match {match_id} has no seat {seat}")
+            return Seat.from_row(row)
+
+        return await self.run(change)
 
     # ---- helpers (call inside a transaction) ---------------------------------------------------------------
 
@@ -378,8 +387,7 @@ class MatchOps(StatsOps, CoinOps, RatingOps):
         return row
 
     async def _open_row(self, db: AsyncConnection, platform: str, chat_id: str) -> Row | None:
-        return await self._one(db, select(matches).where(matches.c.platform == platform, matches.c.chat_id == chat_id,
-                                                         matches.c.status.in_(OPEN)))
+        return await self._one(db, _open_query(platform, chat_id))
 
     async def _seat_count(self, db: AsyncConnection, match_id: int) -> int:
         return int((await db.execute(select(func.count()).select_from(seats).where(seats.c.match_id == match_id)))
@@ -403,3 +411,16 @@ class MatchOps(StatsOps, CoinOps, RatingOps):
         for old, new in moved.items():
             await db.execute(update(seats).where(seats.c.match_id == match_id, seats.c.seat == -1 - old)
                              .values(seat=new))
+
+
+def _open_query(platform: str, chat_id: str) -> Any:
+    return select(matches).where(matches.c.platform == platform, matches.c.chat_id == chat_id,
+                                 matches.c.status.in_(OPEN))
+
+
+def _locked_row(db: Connection, match_id: int) -> Row:
+    """`_match_row(..., lock=True)` inside a synchronous transaction."""
+    row = db.execute(select(matches).where(matches.c.id == match_id).with_for_update()).mappings().first()
+    if row is None:
+        raise NotFound(f"no match {match_id}")
+    return row

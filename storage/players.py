@@ -5,9 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from sqlalchemy import func, or_, select, update
+from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from storage.db import Database
+from storage.db import Database, Row
 from storage.dialects import upsert
 from storage.errors import NotFound
 from storage.models import Chat, Player, dumps, loads
@@ -43,29 +44,35 @@ class PlayerOps(Database):
                 new.username.is_not(None) & players.c.username.is_distinct_from(new.username),
             ),
         )
-        async with self.transaction() as db:
-            await db.execute(statement)
-            row = await self._one(db, select(players).where(players.c.platform == platform,
-                                                            players.c.user_id == str(user_id)))
+        account = select(players).where(players.c.platform == platform, players.c.user_id == str(user_id))
+
+        def write(db: Connection) -> Row | None:
+            db.execute(statement)
+            return db.execute(account).mappings().first()
+
+        row = await self.run(write)
         assert row is not None
         return Player.from_row(row)
 
     async def get_player(self, player_id: int) -> Player | None:
-        async with self.transaction(write=False) as db:
-            row = await self._one(db, select(players).where(players.c.id == player_id))
+        row = await self._read_one(select(players).where(players.c.id == player_id))
         return None if row is None else Player.from_row(row)
 
     async def find_player(self, platform: str, user_id: str | int) -> Player | None:
         """By platform user id, or else by @username (case-insensitive, with or without the @)."""
         key = str(user_id)
-        async with self.transaction(write=False) as db:
-            row = await self._one(db, select(players).where(players.c.platform == platform,
-                                                            players.c.user_id == key))
+
+        def find(db: Connection) -> Row | None:
+            row = db.execute(select(players).where(players.c.platform == platform,
+                                                   players.c.user_id == key)).mappings().first()
             if row is None and key.lstrip("@"):
-                row = await self._one(
-                    db, select(players).where(players.c.platform == platform,
-                                              func.lower(players.c.username) == func.lower(key.lstrip("@")))
-                    .order_by(players.c.id.desc()).limit(1))
+                row = db.execute(
+                    select(players).where(players.c.platform == platform,
+                                          func.lower(players.c.username) == func.lower(key.lstrip("@")))
+                    .order_by(players.c.id.desc()).limit(1)).mappings().first()
+            return row
+
+        row = await self.run(find, write=False)
         return None if row is None else Player.from_row(row)
 
     async def set_player_language(self, player_id: int, language: str | None) -> Player:
@@ -82,8 +89,7 @@ class ChatOps(Database):
     async def get_chat(self, platform: str, chat_id: str | int) -> Chat:
         """The chat's settings, creating its row on first use so later updates are plain UPDATEs. (Read first: every
         update reads its chat, and only the first ever needs the write.)"""
-        async with self.transaction(write=False) as db:
-            row = await self._one(db, select(chats).where(*self._chat_key(platform, str(chat_id))))
+        row = await self._read_one(select(chats).where(*self._chat_key(platform, str(chat_id))))
         if row is not None:
             return Chat.from_row(row)
         async with self.transaction() as db:
