@@ -41,6 +41,7 @@ BUSY_TIMEOUT_MS = 5000
 SQLITE_PRAGMAS = ("journal_mode = WAL", f"busy_timeout = {BUSY_TIMEOUT_MS}", "foreign_keys = ON",
                   "synchronous = FULL")
 _BEGIN = "majlis_begin"  # execution option: the statement SQLite opens the next transaction with
+_IMMEDIATE, _DEFERRED = {_BEGIN: "BEGIN IMMEDIATE"}, {_BEGIN: "BEGIN"}
 
 Row = Mapping[str, Any]
 T = TypeVar("T")
@@ -194,24 +195,18 @@ class Database:
                 return await conn.run_sync(work)
 
     async def _run_on_thread(self, work: Callable[[Connection], T], write: bool) -> T:
-        """SQLite: `work` in its own transaction on the aiosqlite thread. A cancelled caller still waits for the
-        transaction to end there before giving the lock back: the lock covers every transaction whole."""
-        begin = "BEGIN IMMEDIATE" if write else "BEGIN"
+        """SQLite: `work` in its own transaction on the aiosqlite thread. A caller cancelled meanwhile gives the
+        lock back while the thread may still be running it: harmless, as that thread runs one queued step at a
+        time and this whole transaction is one step, so nothing queued later can interleave with it."""
+        begin = _IMMEDIATE if write else _DEFERRED
 
         def whole() -> T:
             conn = self._on_thread if self._on_thread is not None else self._connect_on_thread()
-            conn.execution_options(**{_BEGIN: begin})
+            conn.execution_options(**begin)
             with conn.begin():
                 return work(conn)
 
-        job = asyncio.ensure_future(self._driver._execute(whole))
-        try:
-            return await asyncio.shield(job)
-        except asyncio.CancelledError:
-            await asyncio.wait([job])
-            if not job.cancelled():
-                job.exception()  # retrieved: the caller is cancelled, the outcome stays in the database
-            raise
+        return await self._driver._execute(whole)
 
     def _connect_on_thread(self) -> Connection:
         """A synchronous SQLAlchemy Connection over the very sqlite3 connection aiosqlite holds (so one database
