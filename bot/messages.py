@@ -35,6 +35,9 @@ class OutMessage:
     ping: bool = False  # only a notification that the turn came (the rack above it is edited silently)
     picture_name: str = ""  # what the picture is, for platforms that show a file name ("score"); default the table
     animated: bool = False  # `image` is an animated GIF (a replay), sent as an animation, never edited into place
+    # The content digest of `image` (renderers/picture.py `Picture.key`), "" if unknown: equal keys are the same
+    # picture, so a platform may show an earlier upload of it again instead of uploading the bytes once more.
+    picture_key: str = ""
 
 
 ERROR = "error"

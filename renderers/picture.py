@@ -7,6 +7,7 @@ can be hashed (two equal descriptions draw the same bytes, so a drawn one is reu
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 from dataclasses import dataclass
@@ -33,6 +34,11 @@ class Picture:
 
     def key(self) -> str:
         """A digest of everything drawn: equal keys draw byte-identical pictures (the renderers are pure)."""
+        return self._key
+
+    @functools.cached_property
+    def _key(self) -> str:
+        """Computed once per picture: the cache and the platform's upload memory both ask for it."""
         text = json.dumps([self.kind, self.game, self.args], sort_keys=True, ensure_ascii=False, default=_plain,
                           separators=(",", ":"))
         return hashlib.blake2b(text.encode(), digest_size=16).hexdigest()

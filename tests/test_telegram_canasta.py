@@ -16,6 +16,7 @@ from tests.privacy import recap_moves
 from tests.rack_players import TelegramRackPlayer, play_canasta
 from tests.tg_harness import (
     GROUP_ID,
+    PICTURE_CALLS,
     Bot,
     Call,
     FakeTelegram,
@@ -74,7 +75,7 @@ class GroupWatch:
             if named:
                 self.problems.append(f"{call.method} names cards {named}: {shown!r}")
             return
-        if call.method not in ("sendPhoto", "editMessageMedia") or shown.startswith("🏁"):
+        if call.method not in PICTURE_CALLS or shown.startswith("🏁"):
             return  # a score sheet names no card
         self.captions += 1
         self.naming += bool(named)
@@ -143,16 +144,16 @@ async def test_classic4_partners_and_two_bots_play_by_buttons(store):
 
         # Racks are pictures in the private chats; the group has one table picture, edited in place.
         for human in humans.values():
-            racks = [c for c in server.calls_to(human.who["id"]) if c.method in ("sendPhoto", "editMessageMedia")]
-            assert racks and all(c.files for c in racks)
+            racks = [c for c in server.calls_to(human.who["id"]) if c.method in PICTURE_CALLS]
+            assert racks and all(server.picture(c) for c in racks if c.method != "editMessageCaption")
             keyed = [c for c in server.calls_to(human.who["id"]) if c.button_labels and c.status == 200]
-            assert all(c.method in ("sendPhoto", "editMessageMedia") for c in keyed), "a rack went out as text"
+            assert all(c.method in PICTURE_CALLS for c in keyed), "a rack went out as text"
         sent, edits = group_table_calls(server)
         assert len(sent) == 1 and edits and {int(c.params["message_id"]) for c in edits} == {sent[0].sent_id}
         group_methods = {c.method for c in server.calls_to(GROUP_ID)}
-        assert group_methods <= {"sendMessage", "editMessageText", "sendPhoto", "editMessageMedia"}, group_methods
+        assert group_methods <= {"sendMessage", "editMessageText", *PICTURE_CALLS}, group_methods
         assert watch.captions > moves / 2 and watch.naming > 10 and not watch.problems, watch.problems[:3]
-        final_caption = server.latest(GROUP_ID, "editMessageMedia").shown_text
+        final_caption = server.latest(GROUP_ID, *PICTURE_CALLS[1:]).shown_text
         assert "🏆" in final_caption and [b["callback_data"] for row in (server.latest(
             GROUP_ID, "editMessageMedia").markup or {}).get("inline_keyboard", []) for b in row] == [f"y:{match_id}"]
 

@@ -11,7 +11,17 @@ from bot.i18n import t
 from storage import Store
 from tests.rack_players import TelegramRackPlayer, play_konkan_tiles
 from tests.test_konkan_tiles_chat import choose
-from tests.tg_harness import GROUP_ID, Bot, FakeTelegram, group_keyboard, group_table_calls, lobby_press, replays, user
+from tests.tg_harness import (
+    GROUP_ID,
+    PICTURE_CALLS,
+    Bot,
+    FakeTelegram,
+    group_keyboard,
+    group_table_calls,
+    lobby_press,
+    replays,
+    user,
+)
 
 GAME = engine.get("konkan_tiles")
 ALICE = user(111, "Alice")
@@ -72,8 +82,8 @@ async def test_quick_2v2_partners_and_two_bots_play_by_buttons(store):
               f"{sum(h.presses for h in humans.values())} presses, {verbs}")
         assert verbs.get("meld") and verbs.get("discard") and verbs.get("draw")
         for human in humans.values():  # racks are pictures with their buttons in the private chats
-            racks = [c for c in server.calls_to(human.who["id"]) if c.method in ("sendPhoto", "editMessageMedia")]
-            assert racks and all(c.files for c in racks)
+            racks = [c for c in server.calls_to(human.who["id"]) if c.method in PICTURE_CALLS]
+            assert racks and all(server.picture(c) for c in racks if c.method != "editMessageCaption")
         sent, edits = group_table_calls(server)
         assert len(sent) == 1 and edits
         assert await replays(store, match.id)

@@ -8,7 +8,6 @@ button labels name no card hidden from the recipient, and a rack's card buttons 
 
 from __future__ import annotations
 
-import json
 import random
 
 import pytest
@@ -33,17 +32,7 @@ MAX_STEPS = 60
 SHOWING = ("sendPhoto", "editMessageMedia", "sendMessage", "editMessageText", "editMessageCaption")
 
 
-def picture(call: Call) -> bytes | None:
-    if call.method == "sendPhoto":
-        return call.files.get("photo")
-    if call.method == "editMessageMedia":
-        media = call.params.get("media")
-        name = str((media if isinstance(media, dict) else json.loads(media)).get("media", ""))
-        return call.files.get(name.removeprefix("attach://"))
-    return None
-
-
-def watch_for(check: PictureCheck):
+def watch_for(check: PictureCheck, server: FakeTelegram):
     async def watch(call: Call) -> None:
         if call.method not in SHOWING:
             return
@@ -53,7 +42,7 @@ def watch_for(check: PictureCheck):
         seat = None if call.chat_id == str(GROUP_ID) else await check.seat_of_user(match, call.chat_id)
         if seat is None and call.chat_id != str(GROUP_ID):
             return  # a private chat of someone not seated
-        await check.see(Received(call.chat_id, seat, picture(call), call.shown_text, call.button_labels))
+        await check.see(Received(call.chat_id, seat, server.picture(call), call.shown_text, call.button_labels))
     return watch
 
 
@@ -63,7 +52,7 @@ async def test_every_telegram_picture_holds_only_its_recipients_view(store, tabl
     server = FakeTelegram()
     async with Bot(server, store, seed=17, images=True) as bot:
         check = PictureCheck(store, bot.service, "telegram", str(GROUP_ID))
-        server.on_call = watch_for(check)
+        server.on_call = watch_for(check, server)
         match_id = await open_lobby(bot, PLAYERS[0], text)
         for who in PLAYERS[1:players]:
             await lobby_press(bot, who, "j:")

@@ -16,6 +16,7 @@ from bot.i18n import t
 from storage import Store
 from tests.tg_harness import (
     GROUP_ID,
+    PICTURE_CALLS,
     Bot,
     FakeTelegram,
     flat_buttons,
@@ -109,7 +110,7 @@ async def test_whole_hand_against_a_random_bot_by_buttons(store):
                 bot_name = t(GROUP_LANG, "bot.name", n=2 - human, level=t(GROUP_LANG, "level.random"))
                 plain = UI.describe_move(state["claim"]["attempt"], GROUP_LANG)
                 attempt = UI.describe_move(state["claim"]["attempt"], GROUP_LANG, GAME.view(state, None))
-                caption = server.latest(GROUP_ID, "sendPhoto", "editMessageMedia").shown_text
+                caption = server.latest(GROUP_ID, *PICTURE_CALLS).shown_text
                 assert f"{bot_name}: {plain}" in caption and attempt not in caption, caption
                 assert t(GROUP_LANG, "table.turn", name=bot_name) in caption, caption
             presses += await press_move(bot, match_id, human, want)
@@ -130,9 +131,9 @@ async def test_whole_hand_against_a_random_bot_by_buttons(store):
         assert presses > moves, "moves took a source press and a target press"
         assert await replays(store, match_id)
         # Racks are pictures in the private chat; the group keeps one table picture, edited in place.
-        racks = [c for c in server.calls_to(ALICE["id"]) if c.method in ("sendPhoto", "editMessageMedia")]
-        assert racks and all(c.files for c in racks)
-        assert all(c.method in ("sendPhoto", "editMessageMedia") for c in server.calls_to(ALICE["id"])
+        racks = [c for c in server.calls_to(ALICE["id"]) if c.method in PICTURE_CALLS]
+        assert racks and all(server.picture(c) for c in racks if c.method != "editMessageCaption")
+        assert all(c.method in PICTURE_CALLS for c in server.calls_to(ALICE["id"])
                    if c.button_labels)
         sent, edits = group_table_calls(server)
         assert len(sent) == 1 and {int(c.params["message_id"]) for c in edits} == {sent[0].sent_id}
@@ -186,7 +187,7 @@ async def test_group_caption_shows_the_typed_attempt_and_the_call(store):
         records = (await store.moves(match_id))[logged:]
         assert [r.move for r in records[:2]] == [attempt, "tunj"]
         captions = [c.shown_text for c in server.calls[before:]
-                    if c.chat_id == str(GROUP_ID) and c.method in ("sendPhoto", "editMessageMedia")]
+                    if c.chat_id == str(GROUP_ID) and c.method in PICTURE_CALLS]
         assert captions, "the table was updated"
         first = GAME.apply(typed_on, 0, attempt)
         assert first["claim"] is not None

@@ -3,7 +3,8 @@
 `FakeTelegram` keeps the server's side (messages per chat, incrementing message ids, chats that refuse the bot,
 one-shot 429s) so that two `RecordingRequest`s can talk to the same server across a simulated restart.
 `RecordingRequest` is the `BaseRequest` the application is built with: every API call is recorded (method,
-parameters, uploaded files) and answered with Telegram-shaped JSON, including Telegram's real error texts, so the
+parameters, uploaded files; with `keep_uploads=False`, as the bench runs it, only their size is counted) and
+answered with Telegram-shaped JSON, including Telegram's real error texts, so the
 adapter's error mapping is exercised the way production would exercise it.
 """
 
@@ -30,6 +31,9 @@ GROUP_ID = -1001234567890
 NOT_MODIFIED = ("Bad Request: message is not modified: specified new message content and reply markup are exactly "
                 "the same as a current content and reply markup of the message")
 CANT_INITIATE = "Forbidden: bot can't initiate conversation with a user"
+# Calls that show a picture message: a caption edit (new caption or keyboard) keeps the message's picture.
+PICTURE_CALLS = ("sendPhoto", "editMessageMedia", "editMessageCaption")
+WRONG_FILE = "Bad Request: wrong file identifier/HTTP URL specified"
 DATE = 1_700_000_000  # every message's date: nothing here reads the wall clock
 
 
@@ -39,7 +43,7 @@ class Call:
 
     method: str
     params: dict[str, Any]
-    files: dict[str, bytes]
+    files: dict[str, bytes]  # uploads by field name ({} when the server keeps no uploads)
     status: int = 200
     sent_id: int | None = None  # the message id the server answered a send with
 
@@ -80,7 +84,7 @@ class StoredMessage:
                                 "from": {"id": BOT_ID, "is_bot": True, "first_name": "Majlis",
                                          "username": BOT_USERNAME}}
         if self.photo_digest is not None:
-            data["photo"] = [{"file_id": f"ph{self.photo_digest[:16]}", "file_unique_id": self.photo_digest[:12],
+            data["photo"] = [{"file_id": _file_id(self.photo_digest), "file_unique_id": self.photo_digest[:12],
                               "width": 800, "height": 450}]
             if self.caption:
                 data["caption"] = self.caption
@@ -117,6 +121,10 @@ class FakeTelegram:
     retry_once: dict[str, int] = field(default_factory=dict)  # method -> retry_after seconds, answered once
     failures: list[Failure] = field(default_factory=list)  # errors to answer, in order, each `times` times
     on_call: Callable[[Call], Awaitable[None]] | None = None
+    keep_uploads: bool = True  # False: upload bodies are counted (`uploaded_bytes`), not kept (the bench's memory)
+    uploaded_bytes: int = 0
+    file_ids: dict[str, str] = field(default_factory=dict)  # file_id the server gave -> digest of its content
+    bodies: dict[str, bytes] = field(default_factory=dict)  # digest -> uploaded content (with keep_uploads)
     polled: asyncio.Event = field(default_factory=asyncio.Event)  # set by the first getUpdates
     open_polls: int = 0  # long polls waiting right now
     _ids: itertools.count = field(default_factory=lambda: itertools.count(100))
@@ -137,12 +145,29 @@ class FakeTelegram:
         return None
 
     def rack(self, chat_id: str | int) -> tuple[int, list[list[dict[str, Any]]]] | None:
-        """(message_id, keyboard) of the newest picture in a private chat, read from sendPhoto/editMessageMedia."""
-        call = self.latest(chat_id, "sendPhoto", "editMessageMedia")
+        """(message_id, keyboard) of the newest picture in a private chat, read from its newest sendPhoto,
+        editMessageMedia or editMessageCaption."""
+        call = self.latest(chat_id, *PICTURE_CALLS)
         if call is None:
             return None
         message_id = call.params.get("message_id") or call.sent_id
         return int(message_id), (call.markup or {}).get("inline_keyboard", [])
+
+    def picture(self, call: Call) -> bytes | None:
+        """The picture a sendPhoto / editMessageMedia call showed: its upload, or the upload its file id names
+        (None without `keep_uploads`)."""
+        if call.method == "sendPhoto":
+            reference, field_name = call.params.get("photo"), "photo"
+        elif call.method == "editMessageMedia":
+            reference, field_name = (_as_dict(call.params.get("media")) or {}).get("media"), None
+        else:
+            return None
+        reference = "" if reference is None else str(reference)
+        name = reference.removeprefix("attach://") if reference.startswith("attach://") else field_name
+        if name is not None and name in call.files:
+            return call.files[name]
+        digest = self.file_ids.get(reference)
+        return None if digest is None else self.bodies.get(digest)
 
     def chat_json(self, chat_id: str) -> dict[str, Any]:
         if int(chat_id) < 0:
@@ -193,7 +218,8 @@ class FakeTelegram:
             self.open_polls -= 1
 
     async def handle(self, method: str, params: dict[str, Any], files: dict[str, bytes]) -> tuple[int, Any]:
-        call = Call(method, params, files)
+        self.uploaded_bytes += sum(len(body) for body in files.values())
+        call = Call(method, params, files if self.keep_uploads else {})
         self.calls.append(call)
         if self.on_call is not None and method != "getUpdates":
             await self.on_call(call)
@@ -244,7 +270,11 @@ class FakeTelegram:
         if method in ("sendMessage", "sendPhoto", "sendAnimation"):
             stored = StoredMessage(chat, next(self._ids), markup=_as_dict(params.get("reply_markup")))
             if method in ("sendPhoto", "sendAnimation"):
-                stored.photo_digest = _digest(files.get("photo" if method == "sendPhoto" else "animation", b""))
+                name = "photo" if method == "sendPhoto" else "animation"
+                digest = self._content(files, params.get(name), name)
+                if digest is None:
+                    return 400, WRONG_FILE
+                stored.photo_digest = digest
                 stored.caption = params.get("caption")
             else:
                 stored.text = params.get("text")
@@ -268,8 +298,10 @@ class FakeTelegram:
             if stored.photo_digest is None:
                 return 400, "Bad Request: there is no media in the message to edit"
             media = _as_dict(params["media"]) or {}
-            name = str(media.get("media", "")).removeprefix("attach://")
-            new = (_digest(files.get(name, b"")), media.get("caption"), markup)
+            digest = self._content(files, media.get("media"), None)
+            if digest is None:
+                return 400, WRONG_FILE
+            new = (digest, media.get("caption"), markup)
             if new == (stored.photo_digest, stored.caption, stored.markup):
                 return 400, NOT_MODIFIED
             stored.photo_digest, stored.caption, stored.markup = new
@@ -288,6 +320,22 @@ class FakeTelegram:
         else:
             return 400, f"Bad Request: method {method} is not emulated by the test server"
         return 200, stored.as_json(self)
+
+    def _content(self, files: dict[str, bytes], reference: Any, field_name: str | None) -> str | None:
+        """The digest of the picture a call sends: an upload (attached, or in the field itself), or a file id this
+        server gave earlier (None: an unknown file id, refused as Telegram refuses it)."""
+        reference = "" if reference is None else str(reference)
+        name = reference.removeprefix("attach://") if reference.startswith("attach://") else field_name
+        body = files.get(name) if name is not None else None
+        if body is None and reference in files:
+            body = files[reference]
+        if body is not None:
+            digest = _digest(body)
+            self.file_ids[_file_id(digest)] = digest
+            if self.keep_uploads:
+                self.bodies[digest] = body
+            return digest
+        return self.file_ids.get(reference)
 
 
 class RecordingRequest(BaseRequest):
@@ -335,6 +383,11 @@ def user(user_id: int, name: str, language: str = "en") -> dict[str, Any]:
 
 def _digest(data: bytes) -> str:
     return hashlib.sha1(data).hexdigest()
+
+
+def _file_id(digest: str) -> str:
+    """The file id the server gives an upload: the same content always gets the same one."""
+    return f"ph{digest[:16]}"
 
 
 def _as_dict(value: Any) -> dict[str, Any] | None:
@@ -533,8 +586,8 @@ async def replays(store: Any, match_id: int) -> bool:
 
 
 def group_table_calls(server: FakeTelegram) -> tuple[list[Call], list[Call]]:
-    """(sendPhoto, editMessageMedia) calls in the group: the table picture and its edits."""
+    """(sendPhoto, editMessageMedia / editMessageCaption) calls in the group: the table picture and its edits."""
     calls = server.calls_to(GROUP_ID)
     return ([c for c in calls if c.method == "sendPhoto" and c.status == 200
              and not c.params.get("caption", "").startswith("🏁")],  # a finished round's score sheet
-            [c for c in calls if c.method == "editMessageMedia" and c.status == 200])
+            [c for c in calls if c.method in PICTURE_CALLS[1:] and c.status == 200])

@@ -285,7 +285,7 @@ class ServiceState:
         message, picture = build(*args)
         if picture is None:
             return message
-        return replace(message, image=await self.pictures.draw(picture))
+        return replace(message, image=await self.pictures.draw(picture), picture_key=picture.key())
 
     async def _render_message(self, build: Callable[..., OutMessage], *args: Any) -> OutMessage:
         """A builder that draws inside the message it builds (a replay's animation): on the render thread."""
@@ -296,7 +296,8 @@ class ServiceState:
         parts = build(*args)
         images = await asyncio.gather(*(self.pictures.draw(picture) for _, picture in parts if picture is not None))
         drawn = iter(images)
-        return [message if picture is None else replace(message, image=next(drawn)) for message, picture in parts]
+        return [message if picture is None else replace(message, image=next(drawn), picture_key=picture.key())
+                for message, picture in parts]
 
     async def _render_bytes(self, draw: Callable[..., bytes], *args: Any) -> bytes:
         """A picture drawn off the loop by the render workers, as `_render` does for whole messages."""
