@@ -113,7 +113,7 @@ class TelegramDriver:
 
         self.table = table
         self.typed = TypedHuman(table.game) if table.typed else None
-        self.server = FakeTelegram()
+        self.server = FakeTelegram(keep_uploads=False)  # upload bodies counted, not kept: RSS is the bot's
         self.adapter: Any = None
         self.writes = ChatWrites()  # every message sent or edited, per chat, with its time
 
@@ -211,7 +211,7 @@ class TelegramDriver:
         return True
 
     async def _pressed_move(self, index: int, match_id: int, sample: Sample) -> bool:
-        from tests.tg_harness import first_data
+        from tests.tg_harness import PICTURE_CALLS, first_data
 
         store = self.adapter.service.store
         match = await store.get_match(match_id)
@@ -230,11 +230,11 @@ class TelegramDriver:
             raise BrokenRun(f"match {match_id}: the human's rack has no move button")
         calls = 0
         if data.startswith("p:"):
-            shown = self.server.latest(user_id, "sendPhoto", "editMessageMedia")
+            shown = self.server.latest(user_id, *PICTURE_CALLS)
             elapsed, made = await self._press(index, user_id, message_id, data)
             sample.pick_ms.append(elapsed)
             calls += len(made)
-            if self.server.latest(user_id, "sendPhoto", "editMessageMedia") is shown:
+            if self.server.latest(user_id, *PICTURE_CALLS) is shown:
                 # Another update is delivering this match right now; the player waits for the redrawn rack.
                 await self.adapter.service.settle()
             message_id, keyboard = self.server.rack(user_id)
@@ -247,6 +247,11 @@ class TelegramDriver:
         check_applied(match_id, data, match.version, await store.get_match(match_id), answer)
         sample.record(elapsed, len(made), calls)
         return True
+
+    def upload_counts(self) -> tuple[int, int, int]:
+        """(pictures uploaded, pictures shown from an earlier upload or left in place, bytes uploaded) so far."""
+        transport = self.adapter.transport
+        return transport.uploads, transport.reused, self.server.uploaded_bytes
 
     async def stop(self) -> None:
         await self.adapter.stop()
@@ -294,6 +299,7 @@ class Run:
     writes: ChatWrites | None  # per-chat writes, where the platform driver records them
     peak_rss: tuple[float, float]  # MiB: this process's peak, its live workers' peaks (read before they stop)
     peak_together: float  # MiB: the highest sampled RSS of this process and its workers at the same moment
+    uploads: tuple[int, int, int] | None  # during the timed part: pictures uploaded, reused, bytes uploaded
 
 
 async def run(matches: int, moves: int, platform: str, table: Table, think: float, render_processes: int = 0) -> Run:
@@ -326,6 +332,8 @@ async def run(matches: int, moves: int, platform: str, table: Table, think: floa
 
             await fresh_turns(store, ids, opened)
             versions = [(await store.get_match(match_id)).version for match_id in ids]
+            counts = getattr(driver, "upload_counts", None)
+            uploads_before = counts() if counts is not None else None
             cpu.start()
             started = time.perf_counter()
             players = [asyncio.create_task(play(index, match_id)) for index, match_id in enumerate(ids)]
@@ -337,6 +345,8 @@ async def run(matches: int, moves: int, platform: str, table: Table, think: floa
                 await asyncio.gather(*players, return_exceptions=True)
             wall = time.perf_counter() - started
             cpu.stop()
+            uploads = None if counts is None or uploads_before is None else tuple(
+                after - before for after, before in zip(counts(), uploads_before, strict=True))
             # Every match is still live here (open in the service, its caches and platform objects held).
             memory_after = tracemalloc.get_traced_memory()[0] if heap else rss_bytes()
             peak = peak_rss_mib()
@@ -357,7 +367,7 @@ async def run(matches: int, moves: int, platform: str, table: Table, think: floa
     typed = getattr(driver, "typed", None)
     return Run(sample, wall, typed.choose_seconds if typed is not None else 0.0, cpu,
                max(0, memory_after - memory_before) / matches, heap, getattr(driver, "writes", None), peak,
-               sampler.peak / 2**20)
+               sampler.peak / 2**20, uploads)
 
 
 async def fresh_turns(store: Store, ids: list[int], opened: list[float]) -> None:
@@ -416,6 +426,11 @@ def report(args: argparse.Namespace, table: Table, result: Run) -> None:
                 if args.matches > 1 else "")
         print(f"  service time per human move (wall / moves, one event loop): {1000 * wall / sample.moves:.1f} ms"
               f"{note}")
+    if result.uploads is not None:
+        uploaded, reused, sent_bytes = result.uploads
+        print(f"  pictures per human move: uploaded {uploaded / sample.moves:.2f}, reused {reused / sample.moves:.2f}"
+              f" (an earlier upload's file id, or left in place by a caption edit); uploaded "
+              f"{sent_bytes / sample.moves / 1024:.1f} KiB per human move")
     if result.choose_seconds:
         print(f"  bench-side choosing of the typed moves (same event loop, not the service's): "
               f"{1000 * result.choose_seconds / sample.moves:.1f} ms per move, "
