@@ -13,9 +13,13 @@ database, not this process, decides who waits.
 Statements are SQLAlchemy Core; rows come back as mappings (`row["column"]`).
 
 The hot paths (a move, the reads of a press and of a delivery) run each whole transaction as one synchronous
-function (`run`). On SQLite that function runs on the connection's own thread in one hand-off: the async engine
-would hand every cursor step (open, execute, fetch, close, BEGIN, COMMIT) to that thread and back, about eight
-hand-offs per read and eighteen per move, each a queue put, a thread wake and an event-loop wake.
+function (`run`). The async engine would hand every cursor step (open, execute, fetch, close, BEGIN, COMMIT) to
+aiosqlite's thread and back, about eight hand-offs per read and eighteen per move, each a queue put, a thread wake
+and an event-loop wake. On SQLite a write's function runs on that thread in one hand-off (its commit's fsync
+never blocks the event loop); a read outside any transaction runs right on the event loop, on a second,
+read-only connection: WAL lets it read the last committed state while a write is under way, as PostgreSQL's
+autocommit reads do, and a read costs tens of microseconds where a hand-off costs more than the read. Such a read
+still waits for a transaction under way, as every read of the one shared connection did.
 """
 
 from __future__ import annotations
@@ -33,7 +37,7 @@ from sqlalchemy.pool import StaticPool
 from sqlalchemy.sql import Executable
 
 from storage import migrate
-from storage.url import Target, database_target, ensure_parent
+from storage.url import MEMORY, Target, database_target, ensure_parent
 
 BUSY_TIMEOUT_MS = 5000
 # synchronous=FULL: a move acknowledged in chat must survive a power cut, and moves are rare enough that the extra
@@ -59,6 +63,7 @@ class Database:
         self._shared: AsyncConnection | None = None  # SQLite's one connection
         self._driver: Any = None  # SQLite: the aiosqlite connection under it (its thread runs `run`'s functions)
         self._on_thread: Connection | None = None  # SQLite: a synchronous Connection used only on that thread
+        self._reader: Connection | None = None  # SQLite file: the read-only connection of the event loop's reads
         self._active: dict[asyncio.Task[Any], tuple[AsyncConnection, bool]] = {}  # the task's transaction, writes?
         self.migrations_applied: list[int] = []
         self._closed = False
@@ -81,6 +86,8 @@ class Database:
             if target.is_sqlite:
                 store._shared = await engine.connect()
                 store._driver = (await store._shared.get_raw_connection()).driver_connection
+                if target.where != MEMORY:
+                    store._reader = _reader(target.where)
             async with store.transaction() as conn:
                 if store.dialect == "postgresql":
                     await conn.execute(text("SELECT pg_advisory_xact_lock(:key)"),
@@ -98,6 +105,9 @@ class Database:
                 self._closed = True
                 if self._on_thread is not None:
                     await self._driver._execute(self._on_thread.close)
+                if self._reader is not None:
+                    self._reader.close()
+                    self._reader.engine.dispose()
                 if self._shared is not None:
                     await self._shared.close()
                 await self._engine.dispose()
@@ -183,6 +193,13 @@ class Database:
             async with conn.begin_nested():
                 return await conn.run_sync(work)
         if self._shared is not None:
+            if not write and self._reader is not None:
+                if self._lock.locked():  # as every SQLite read: after the transaction under way (and those queued)
+                    async with self._lock:
+                        if self._closed:
+                            raise ValueError("the store is closed")
+                        return _read(self._reader, work)
+                return _read(self._reader, work)
             async with self._lock:
                 if self._closed:
                     raise ValueError("the store is closed")
@@ -261,6 +278,27 @@ def _sqlite_transactions(engine: AsyncEngine) -> None:
         cursor.close()
 
     _sqlite_begin(engine.sync_engine)
+
+
+def _read(conn: Connection, work: Callable[[Connection], T]) -> T:
+    with conn.begin():  # one snapshot for the whole read
+        return work(conn)
+
+
+def _reader(path: str) -> Connection:
+    """The read-only connection `run` reads through on the event loop (query_only: it can never write)."""
+    engine = create_engine(f"sqlite:///{path}", poolclass=StaticPool, pool_reset_on_return=None)
+
+    @event.listens_for(engine, "connect")
+    def _connect(dbapi_connection: Any, _record: Any) -> None:
+        dbapi_connection.isolation_level = None
+        cursor = dbapi_connection.cursor()
+        for pragma in (f"busy_timeout = {BUSY_TIMEOUT_MS}", "query_only = ON"):
+            cursor.execute(f"PRAGMA {pragma}")
+        cursor.close()
+
+    _sqlite_begin(engine)
+    return engine.connect()
 
 
 def _sqlite_begin(engine: Engine) -> None:

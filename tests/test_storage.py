@@ -394,6 +394,24 @@ async def test_players_keep_client_language_and_username(store: Store) -> None:
     assert moved.client_language == "ar" and (await store.find_player("tg", "ali_new")).id == player.id
 
 
+async def test_a_write_cancelled_on_the_connections_thread_commits_whole_and_blocks_nothing(store: Store):
+    """A store write runs as one step on the connection's thread (`Database.run`): its caller cancelled meanwhile
+    leaves the whole write (the thread runs it to its end), and the next transactions run normally."""
+    if store.dialect != "sqlite":
+        pytest.skip("PostgreSQL: a cancelled statement rolls its transaction back; nothing runs on a thread")
+    match = await store.create_match("kenza", "classic", {}, "tg", "c-cancel-write", None, 1)
+    await store.add_seat(match.id, bot_level="normal")
+    await store.add_seat(match.id, bot_level="normal")
+    match = await store.start_match(match.id, {"state": 0}, deadline=None)
+    task = asyncio.create_task(store.apply_move(match.id, 0, 0, "bot", "x", {"state": 1}, None))
+    await asyncio.sleep(0)  # the step is queued on the thread
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    after = await store.apply_move(match.id, 1, 1, "bot", "y", {"state": 2}, None)  # the first one went through
+    assert after.version == 2 and [r.move for r in await store.moves(match.id)] == ["x", "y"]
+
+
 async def test_a_task_cancelled_during_its_begin_leaves_no_transaction_open(store: Store):
     """The BEGIN runs on the connection's thread; a task cancelled while waiting for it must still end the
     transaction that BEGIN opens, or every later BEGIN fails with "cannot start a transaction within a
@@ -401,7 +419,8 @@ async def test_a_task_cancelled_during_its_begin_leaves_no_transaction_open(stor
     match = await store.create_match("kenza", "classic", {}, "tg", "c-cancel", None, 1)
 
     async def read() -> None:
-        await store.get_match(match.id)
+        async with store.transaction(write=False):  # (a lone read outside a transaction never leaves the loop)
+            await store.get_match(match.id)
 
     task = asyncio.create_task(read())
     for _ in range(3):  # let the task take the lock and send its BEGIN to the thread, not yet answered
