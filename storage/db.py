@@ -247,12 +247,13 @@ class Database:
     def _now(self) -> float:
         return self._clock()
 
-    async def _read_one(self, statement: Executable) -> Row | None:
-        """One row of a single read, in one `run` (one hand-off on SQLite)."""
-        return await self.run(lambda db: db.execute(statement).mappings().first(), write=False)
+    async def _read_one(self, statement: Executable, params: Mapping[str, Any] | None = None) -> Row | None:
+        """One row of a single read, in one `run`. Hot reads pass a statement built once with `bindparam`s and
+        their `params`: building a statement and its cache key costs more than SQLite's answer."""
+        return await self.run(lambda db: db.execute(statement, params).mappings().first(), write=False)
 
-    async def _read_all(self, statement: Executable) -> list[Row]:
-        return await self.run(lambda db: list(db.execute(statement).mappings().all()), write=False)
+    async def _read_all(self, statement: Executable, params: Mapping[str, Any] | None = None) -> list[Row]:
+        return await self.run(lambda db: list(db.execute(statement, params).mappings().all()), write=False)
 
     async def _exec(self, db: AsyncConnection, statement: Executable, params: Any = None) -> CursorResult[Any]:
         return await db.execute(statement, params)
@@ -281,12 +282,13 @@ def _sqlite_transactions(engine: AsyncEngine) -> None:
 
 
 def _read(conn: Connection, work: Callable[[Connection], T]) -> T:
-    with conn.begin():  # one snapshot for the whole read
+    with conn.begin():  # no BEGIN is sent (see `_reader`): SQLAlchemy's own bookkeeping only
         return work(conn)
 
 
 def _reader(path: str) -> Connection:
-    """The read-only connection `run` reads through on the event loop (query_only: it can never write)."""
+    """The read-only connection `run` reads through on the event loop (query_only: it can never write). No BEGIN:
+    each statement reads its own committed snapshot, as PostgreSQL's autocommit reads do."""
     engine = create_engine(f"sqlite:///{path}", poolclass=StaticPool, pool_reset_on_return=None)
 
     @event.listens_for(engine, "connect")
@@ -297,7 +299,6 @@ def _reader(path: str) -> Connection:
             cursor.execute(f"PRAGMA {pragma}")
         cursor.close()
 
-    _sqlite_begin(engine)
     return engine.connect()
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import case, delete, func, insert, select, update
+from sqlalchemy import bindparam, case, delete, func, insert, select, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection
@@ -23,6 +23,18 @@ ACTORS = ("human", "bot", "timer")
 OPEN = ("lobby", "active")
 _SEATS = select(seats, players.c.display_name).select_from(
     seats.outerjoin(players, players.c.id == seats.c.player_id))
+# The statements of every move and press, built once (storage/db.py `_read_one`).
+_MATCH = select(matches).where(matches.c.id == bindparam("match_id"))
+_LOCKED_MATCH = _MATCH.with_for_update()
+_MATCH_SEATS = _SEATS.where(seats.c.match_id == bindparam("match_id")).order_by(seats.c.seat)
+_PLAYER_MATCH = (select(matches).join(seats, seats.c.match_id == matches.c.id)
+                 .where(seats.c.player_id == bindparam("player_id"), matches.c.platform == bindparam("platform"),
+                        matches.c.status == "active")
+                 .order_by(matches.c.id.desc()).limit(1))
+_OPEN_MATCH = select(matches).where(matches.c.platform == bindparam("platform"),
+                                    matches.c.chat_id == bindparam("chat_id"), matches.c.status.in_(OPEN))
+_LOG_MOVE = insert(moves)
+_CHANGE_MATCH = update(matches).where(matches.c.id == bindparam("match_id"))
 
 
 class MatchOps(StatsOps, CoinOps, RatingOps):
@@ -64,12 +76,12 @@ class MatchOps(StatsOps, CoinOps, RatingOps):
             return Match.from_row(await self._match_row(db, match_id))
 
     async def get_match(self, match_id: int) -> Match | None:
-        row = await self._read_one(select(matches).where(matches.c.id == match_id))
+        row = await self._read_one(_MATCH, {"match_id": match_id})
         return None if row is None else Match.from_row(row)
 
     async def lobby_or_active_match(self, platform: str, chat_id: str | int) -> Match | None:
         """The chat's one open table, if any."""
-        row = await self._read_one(_open_query(platform, str(chat_id)))
+        row = await self._read_one(_OPEN_MATCH, {"platform": platform, "chat_id": str(chat_id)})
         return None if row is None else Match.from_row(row)
 
     async def latest_match(self, platform: str, chat_id: str | int) -> Match | None:
@@ -81,10 +93,7 @@ class MatchOps(StatsOps, CoinOps, RatingOps):
 
     async def player_active_match(self, platform: str, player_id: int) -> Match | None:
         """The newest match in play where this player has a seat (a private-chat command's table)."""
-        row = await self._read_one(
-            select(matches).join(seats, seats.c.match_id == matches.c.id)
-            .where(seats.c.player_id == player_id, matches.c.platform == platform, matches.c.status == "active")
-            .order_by(matches.c.id.desc()).limit(1))
+        row = await self._read_one(_PLAYER_MATCH, {"player_id": player_id, "platform": platform})
         return None if row is None else Match.from_row(row)
 
     async def due_timers(self, now: float) -> list[tuple[int, int]]:
@@ -276,9 +285,10 @@ class MatchOps(StatsOps, CoinOps, RatingOps):
             raise StaleVersion(match_id, expected_version, row["version"], row["status"])
         now = self._now()
         version = expected_version + 1
-        db.execute(insert(moves).values(match_id=match_id, seq=version, seat=seat, actor=actor, move=move, at=now))
+        db.execute(_LOG_MOVE, {"match_id": match_id, "seq": version, "seat": seat, "actor": actor, "move": move,
+                               "at": now})
         changes = {"snapshot": dumps(new_snapshot), "version": version, "deadline": deadline, "updated": now}
-        db.execute(update(matches).where(matches.c.id == match_id).values(**changes))
+        db.execute(_CHANGE_MATCH, {"match_id": match_id, **changes})
         return Match.from_row({**row, **changes})
 
     async def set_deadline(
@@ -295,7 +305,7 @@ class MatchOps(StatsOps, CoinOps, RatingOps):
                 raise StaleVersion(match_id, row["version"] if expected_version is None else expected_version,
                                    row["version"], row["status"])
             changes = {"deadline": deadline, "updated": self._now()}
-            db.execute(update(matches).where(matches.c.id == match_id).values(**changes))
+            db.execute(_CHANGE_MATCH, {"match_id": match_id, **changes})
             return Match.from_row({**row, **changes})
 
         return await self.run(change)
@@ -343,7 +353,7 @@ class MatchOps(StatsOps, CoinOps, RatingOps):
             return [Seat.from_row(row) for row in await self._seat_rows(db, match_id)]
 
     async def seats(self, match_id: int) -> list[Seat]:
-        rows = await self._read_all(_SEATS.where(seats.c.match_id == match_id).order_by(seats.c.seat))
+        rows = await self._read_all(_MATCH_SEATS, {"match_id": match_id})
         return [Seat.from_row(row) for row in rows]
 
     async def set_seat_flags(
@@ -387,7 +397,7 @@ class MatchOps(StatsOps, CoinOps, RatingOps):
         return row
 
     async def _open_row(self, db: AsyncConnection, platform: str, chat_id: str) -> Row | None:
-        return await self._one(db, _open_query(platform, chat_id))
+        return await self._one(db, _OPEN_MATCH, {"platform": platform, "chat_id": chat_id})
 
     async def _seat_count(self, db: AsyncConnection, match_id: int) -> int:
         return int((await db.execute(select(func.count()).select_from(seats).where(seats.c.match_id == match_id)))
@@ -413,14 +423,9 @@ class MatchOps(StatsOps, CoinOps, RatingOps):
                              .values(seat=new))
 
 
-def _open_query(platform: str, chat_id: str) -> Any:
-    return select(matches).where(matches.c.platform == platform, matches.c.chat_id == chat_id,
-                                 matches.c.status.in_(OPEN))
-
-
 def _locked_row(db: Connection, match_id: int) -> Row:
     """`_match_row(..., lock=True)` inside a synchronous transaction."""
-    row = db.execute(select(matches).where(matches.c.id == match_id).with_for_update()).mappings().first()
+    row = db.execute(_LOCKED_MATCH, {"match_id": match_id}).mappings().first()
     if row is None:
         raise NotFound(f"no match {match_id}")
     return row

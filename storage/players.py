@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import func, or_, select, update
+from sqlalchemy import bindparam, func, or_, select, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import AsyncConnection
 
@@ -13,6 +13,11 @@ from storage.dialects import upsert
 from storage.errors import NotFound
 from storage.models import Chat, Player, dumps, loads
 from storage.schema import chats, players
+
+# Every press reads these: built once (storage/db.py `_read_one`).
+_PLAYER = select(players).where(players.c.id == bindparam("player_id"))
+_ACCOUNT = select(players).where(players.c.platform == bindparam("platform"), players.c.user_id == bindparam("user_id"))
+_CHAT = select(chats).where(chats.c.platform == bindparam("platform"), chats.c.chat_id == bindparam("chat_id"))
 
 
 class PlayerOps(Database):
@@ -55,7 +60,7 @@ class PlayerOps(Database):
         return Player.from_row(row)
 
     async def get_player(self, player_id: int) -> Player | None:
-        row = await self._read_one(select(players).where(players.c.id == player_id))
+        row = await self._read_one(_PLAYER, {"player_id": player_id})
         return None if row is None else Player.from_row(row)
 
     async def find_player(self, platform: str, user_id: str | int) -> Player | None:
@@ -63,8 +68,7 @@ class PlayerOps(Database):
         key = str(user_id)
 
         def find(db: Connection) -> Row | None:
-            row = db.execute(select(players).where(players.c.platform == platform,
-                                                   players.c.user_id == key)).mappings().first()
+            row = db.execute(_ACCOUNT, {"platform": platform, "user_id": key}).mappings().first()
             if row is None and key.lstrip("@"):
                 row = db.execute(
                     select(players).where(players.c.platform == platform,
@@ -89,7 +93,7 @@ class ChatOps(Database):
     async def get_chat(self, platform: str, chat_id: str | int) -> Chat:
         """The chat's settings, creating its row on first use so later updates are plain UPDATEs. (Read first: every
         update reads its chat, and only the first ever needs the write.)"""
-        row = await self._read_one(select(chats).where(*self._chat_key(platform, str(chat_id))))
+        row = await self._read_one(_CHAT, {"platform": platform, "chat_id": str(chat_id)})
         if row is not None:
             return Chat.from_row(row)
         async with self.transaction() as db:

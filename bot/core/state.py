@@ -169,6 +169,7 @@ class ServiceState:
             known = found if found is not None and found.user_id == str(actor.user_id) else None
             if known is not None:
                 self._players_by_account[key] = known
+                self._player_cache.setdefault(known.id, known)  # read in this update: the rack's reads reuse it
         language = normalize(actor.language)
         if known is not None and known.display_name == actor.name and (language in (None, known.client_language)) \
                 and (actor.username in (None, known.username)):
