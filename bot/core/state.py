@@ -3,7 +3,8 @@ and players.
 
 Several workers may serve one database, so nothing another worker can change is trusted beyond the update being
 handled: every command, press, timer tick and resume starts from the database (`_fresh_reads`), and within it
-the caches save the repeated reads (a button press costs a few database round trips instead of dozens).
+the caches (bot/core/reads.py: each entry serves only the update that read it) save the repeated reads (a button
+press costs a few database round trips instead of dozens).
 
 What stays in memory across updates is presentation state, and what a second worker handling the next press does
 to each (tests/test_workers_presentation.py plays a match through two services in turn):
@@ -28,16 +29,19 @@ MAJLIS_REDIS_URL the shared rate limiter keeps the group within Telegram's limit
 from __future__ import annotations
 
 import asyncio
+import itertools
 import logging
 import random
 import time
 from collections import defaultdict
 from collections.abc import Callable
+from contextvars import ContextVar
 from dataclasses import replace
 from typing import Any
 
 from bot import presenter
 from bot.core.pictures import Pictures
+from bot.core.reads import PerUpdate
 from bot.games import ui_for
 from bot.i18n import normalize, pick_language
 from bot.messages import Actor, ChatRef, OutMessage, Transport
@@ -74,10 +78,13 @@ class ServiceState:
         self._recent_at: dict[int, int] = {}  # match -> the version its recap log has reached (absent: 0)
         self._announce: dict[int, int] = {}  # match -> the first finished round whose score sheet is not out yet
         self._last_turn: dict[int, int | None] = {}
-        self._seat_cache: dict[int, list[Seat]] = {}
-        self._chat_cache: dict[tuple[str, str], Chat] = {}
-        self._player_cache: dict[int, Player] = {}
-        self._players_by_account: dict[tuple[str, str], Player] = {}
+        # The update being handled (its number; 0 outside any), inherited by the tasks it starts (its deliveries).
+        self._update: ContextVar[int] = ContextVar(f"majlis-update-{id(self)}", default=0)
+        self._updates = itertools.count(1)
+        self._seat_cache: PerUpdate[int, list[Seat]] = PerUpdate(self._update)
+        self._chat_cache: PerUpdate[tuple[str, str], Chat] = PerUpdate(self._update)
+        self._player_cache: PerUpdate[int, Player] = PerUpdate(self._update)
+        self._players_by_account: PerUpdate[tuple[str, str], Player] = PerUpdate(self._update)
         self._reachable: set[tuple[str, str]] = set()
         self._seeds = seed_source or random.Random()
         self.bot_delay = bot_delay
@@ -120,11 +127,11 @@ class ServiceState:
 
     def _fresh_reads(self) -> None:
         """Each update starts from the database's seats, chats and players (another worker may have changed them);
-        within one update the caches save the repeated reads."""
-        self._seat_cache.clear()
-        self._chat_cache.clear()
-        self._player_cache.clear()
-        self._players_by_account.clear()
+        within one update the caches save the repeated reads. (A new update number: the entries other updates
+        stored do not serve this one.)"""
+        self._update.set(next(self._updates))
+        for cache in (self._seat_cache, self._chat_cache, self._player_cache, self._players_by_account):
+            cache.trim()
 
     async def _seats(self, match_id: int) -> list[Seat]:
         seats = self._seat_cache.get(match_id)
@@ -169,7 +176,8 @@ class ServiceState:
             known = found if found is not None and found.user_id == str(actor.user_id) else None
             if known is not None:
                 self._players_by_account[key] = known
-                self._player_cache.setdefault(known.id, known)  # read in this update: the rack's reads reuse it
+                if self._player_cache.get(known.id) is None:  # read in this update: the rack's reads reuse it
+                    self._player_cache[known.id] = known
         language = normalize(actor.language)
         if known is not None and known.display_name == actor.name and (language in (None, known.client_language)) \
                 and (actor.username in (None, known.username)):
