@@ -103,7 +103,7 @@ class Database:
         async with self._lock:
             if not self._closed:
                 self._closed = True
-                if self._on_thread is not None:
+                if self._on_thread is not None and not self._terminated():
                     await self._driver._execute(self._on_thread.close)
                 if self._reader is not None:
                     self._reader.close()
@@ -223,7 +223,17 @@ class Database:
             with conn.begin():
                 return work(conn)
 
+        if self._terminated():  # this connection is gone: the pool opens a new one, and the thread is its thread
+            self._driver = (await self._shared.get_raw_connection()).driver_connection
+            self._on_thread = None  # it wrapped the old sqlite3 connection
         return await self._driver._execute(whole)
+
+    def _terminated(self) -> bool:
+        """Whether SQLAlchemy has thrown the shared connection away: it terminates the connection of a task
+        cancelled in the middle of one of its awaits (closing it in a task of its own) and opens a new one at the
+        next use; the connection `run` uses on the thread must follow, or every later write and the close fail
+        with "Connection closed" (seen when a bench stopped its players mid-move)."""
+        return self._shared is not None and self._shared.sync_connection.invalidated
 
     def _connect_on_thread(self) -> Connection:
         """A synchronous SQLAlchemy Connection over the very sqlite3 connection aiosqlite holds (so one database

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from pathlib import Path
 
 import pytest
@@ -429,3 +430,35 @@ async def test_a_task_cancelled_during_its_begin_leaves_no_transaction_open(stor
     with pytest.raises(asyncio.CancelledError):
         await task
     assert (await store.get_match(match.id)).id == match.id  # the next transaction begins normally
+
+
+async def test_the_connections_thread_follows_a_connection_terminated_by_a_cancel(tmp_path: Path) -> None:
+    """SQLAlchemy terminates the connection of a task cancelled in the middle of one of its awaits and opens a
+    new one at the next use. The whole-transaction writes that run on the connection's thread (`Database.run`)
+    must follow it to the new connection, and closing must not touch the dead one (seen when a bench stopped mid
+    move: every later move and the close failed with "Connection closed")."""
+    store = await Store.open(str(tmp_path / "t.db"))
+    try:
+        match = await store.create_match("kenza", "classic", {}, "tg", "c-terminated", None, 1)
+        await store.add_seat(match.id, bot_level="normal")
+        await store.add_seat(match.id, bot_level="normal")
+        match = await store.start_match(match.id, {"state": 0}, deadline=None)
+        for turns in range(1, 6):  # cancel at each point of the transaction's awaits until one terminates the connection
+            async def read() -> None:
+                async with store.transaction(write=False):
+                    await store.get_match(match.id)
+
+            task = asyncio.create_task(read())
+            for _ in range(turns):
+                await asyncio.sleep(0)
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        first = await store.apply_move(match.id, 0, 0, "bot", "x", {"state": 1}, None)
+        for _ in range(50):  # SQLAlchemy closes a terminated aiosqlite connection in a task of its own
+            await asyncio.sleep(0)
+        after = await store.apply_move(match.id, 1, 1, "bot", "y", {"state": 2}, None)
+        assert (first.version, after.version) == (1, 2)
+        assert [r.move for r in await store.moves(match.id)] == ["x", "y"]
+    finally:
+        await store.close()
