@@ -443,7 +443,7 @@ async def test_the_connections_thread_follows_a_connection_terminated_by_a_cance
         await store.add_seat(match.id, bot_level="normal")
         await store.add_seat(match.id, bot_level="normal")
         match = await store.start_match(match.id, {"state": 0}, deadline=None)
-        for turns in range(1, 6):  # cancel at each point of the transaction's awaits until one terminates the connection
+        for turns in range(1, 6):  # cancel at each of the transaction's awaits in turn
             async def read() -> None:
                 async with store.transaction(write=False):
                     await store.get_match(match.id)
