@@ -1,7 +1,8 @@
 """Mutation testing, one scope at a time: mutmut 3 changes the code one small edit at a time and runs the tests that
 reach the edited function; a mutant the tests do not notice ("survived") is a break the suite would let through.
 
-    ./scripts/mutate.sh SCOPE [--workers N] [--fresh] [--rev REV] [--survivors] [--report]
+    ./scripts/mutate.sh SCOPE [--workers N] [--fresh] [--rev REV] [--survivors [--checked] [--tests FILE...]]
+                        [--report]
     SCOPE: engine | engine/kenza | engine/canasta | engine/tunj | engine/core | storage |
            bot | bot/service | bot/callbacks | bot/games
 
@@ -22,9 +23,10 @@ NAME`). Exit code 0 whatever the score: this is a tool to find weak tests, not a
 `--survivors` copies the current tests into the scope's snapshot and reruns only the mutants its last run did
 not kill (equivalent ones left out): adding tests cannot revive a killed mutant, so after writing tests this gives
 the new score in minutes instead of rerunning every mutant (the code under test must be unchanged since that run;
-otherwise use --fresh). `--survivors --tests FILE...` runs only the named test files against them: a survivor has
-already passed every other test of the scope, so only tests added or changed since can kill it, and a survivor no
-longer pays for the slow tests it has already passed.
+otherwise use --fresh); `--survivors --checked` leaves out what a stopped run never reached (the AFTER of a
+partial run's checked part). `--survivors --tests FILE...` runs only the named test files against them: a survivor
+has already passed every other test of the scope, so only tests added or changed since can kill it, and a survivor
+no longer pays for the slow tests it has already passed.
 """
 
 from __future__ import annotations
@@ -302,6 +304,9 @@ def main() -> None:
                                       "with --survivors: take the tests from this revision")
     parser.add_argument("--survivors", action="store_true",
                         help="with the current tests, rerun only what the scope's last run did not kill")
+    parser.add_argument("--checked", action="store_true",
+                        help="with --survivors: rerun only the survivors the last run checked, not the mutants a "
+                             "stopped run never reached (an AFTER for the checked part of a partial run)")
     parser.add_argument("--tests", nargs="+", metavar="FILE",
                         help="with --survivors: run only these test files (the ones added or changed since the last "
                              "run; the survivors already passed every other test)")
@@ -314,7 +319,8 @@ def main() -> None:
     names = SCOPES[args.scope].get("mutants", [])
     if args.survivors:
         before = json.loads(saved.read_text()) if saved.exists() else results(work, args.scope)
-        open_names = [name for name, code in before.items() if code not in KILLED]
+        open_names = [name for name, code in before.items()
+                      if code not in KILLED and not (args.checked and code is None)]
         skip = {**equivalents(), **storage_case_equivalents(work, open_names)}
         names = sorted(name for name in open_names if name not in skip)
         if names:
