@@ -1,8 +1,8 @@
 """Mutation testing, one scope at a time: mutmut 3 changes the code one small edit at a time and runs the tests that
 reach the edited function; a mutant the tests do not notice ("survived") is a break the suite would let through.
 
-    ./scripts/mutate.sh SCOPE [--workers N] [--fresh] [--rev REV] [--survivors [--checked] [--tests FILE...]]
-                        [--report]
+    ./scripts/mutate.sh SCOPE [--workers N] [--fresh] [--rev REV] [--only GLOB...]
+                        [--survivors [--checked] [--tests FILE...]] [--report]
     SCOPE: engine | engine/kenza | engine/canasta | engine/tunj | engine/core | storage |
            bot | bot/service | bot/callbacks | bot/games
 
@@ -20,6 +20,8 @@ every survivor with `mutmut show`-style names to inspect (`cd .mutation/<scope> 
 NAME`). Exit code 0 whatever the score: this is a tool to find weak tests, not a gate.
 
 `--rev REV` snapshots the code and tests of a git revision instead of the working tree (a "before" score).
+`--only GLOB...` checks only the mutants of those names that the scope's last run left unchecked (a run stopped
+for time goes on with the rules code before, say, the bots' heuristics).
 `--survivors` copies the current tests into the scope's snapshot and reruns only the mutants its last run did
 not kill (equivalent ones left out): adding tests cannot revive a killed mutant, so after writing tests this gives
 the new score in minutes instead of rerunning every mutant (the code under test must be unchanged since that run;
@@ -307,6 +309,9 @@ def main() -> None:
     parser.add_argument("--checked", action="store_true",
                         help="with --survivors: rerun only the survivors the last run checked, not the mutants a "
                              "stopped run never reached (an AFTER for the checked part of a partial run)")
+    parser.add_argument("--only", nargs="+", metavar="GLOB",
+                        help="check only the scope's mutants matching these names (e.g. 'engine.tunj.game.*') that "
+                             "its last run has not checked yet: a partial run spent on the code that matters most")
     parser.add_argument("--tests", nargs="+", metavar="FILE",
                         help="with --survivors: run only these test files (the ones added or changed since the last "
                              "run; the survivors already passed every other test)")
@@ -346,6 +351,11 @@ def main() -> None:
                 prepare(args.scope, work, args.fresh, export(args.rev, Path(folder)))
         else:
             prepare(args.scope, work, args.fresh)
+        if args.only:  # mutmut reruns every named mutant: name only those without a verdict yet
+            names = sorted(name for name, code in results(work, args.scope).items()
+                           if code is None and any(fnmatch.fnmatch(name, glob) for glob in args.only))
+            if not names:
+                sys.exit("--only: no unchecked mutant matches " + " ".join(args.only))
         run_mutmut(work, args.workers, names)
         found = results(work, args.scope)
         (work / "before.json").write_text(json.dumps(found, indent=0, sort_keys=True))

@@ -1,0 +1,44 @@
+"""How a Tunj claim ends, and what the table says about it (rules/tunj.md, "Calling Tunj").
+
+The rules: "an attempt is shown like any other move until its claim is resolved, and only then is the broken
+rule named". So the event that closes a claim — "called" or "expired" — must carry the attempt and the rules it
+broke, with the seat it concerns; the chat reads exactly these events to name the slip (bot/games/tunj.py).
+"""
+
+from __future__ import annotations
+
+import engine
+
+GAME = engine.get("tunj")
+KINGS = ["KS", "KH", "KD", "KC"]
+
+
+def table(reserves=((), ()), hands=((), ()), wastes=((), ()), houses=None, foundations=None, to_move=0):
+    """A layout state; houses default to lone kings (only a queen fits), given bottom first as {"H3": [...]}."""
+    houses = {f"H{i}": [KINGS[(i - 1) % 4]] for i in range(1, 9)} | (houses or {})
+    foundations = foundations or {}
+    return GAME.new(2, layout={
+        "reserves": [list(p) for p in reserves],
+        "hands": [list(p) for p in hands],
+        "wastes": [list(p) for p in wastes],
+        "houses": [houses[f"H{i}"] for i in range(1, 9)],
+        "foundations": [foundations.get(f"F{i}", []) for i in range(1, 9)],
+        "to_move": to_move,
+    })
+
+
+def test_an_expired_claim_names_the_attempt_and_the_broken_rule_with_the_offenders_seat():
+    """"If the window ends without a call, the illegal attempt stays refused … and play continues"; only then is
+    the broken rule named — by the "expired" event, for the seat that made the attempt (seat 1 here)."""
+    state = table(reserves=(["9S"], ["9D", "8S"]), hands=(["5C"], ["5H", "4D"]), houses={"H5": ["8C"]}, to_move=1)
+    attempt = GAME.apply(state, 1, "move R H5")  # 9D on 8C: not one rank down
+    assert GAME.view(attempt, None)["events"] == [
+        {"type": "claim", "seat": 1, "attempt": "move R H5",
+         "broke": ["9D cannot go on 8C in H5 (one rank down, other colour)"]}]
+    expired = GAME.apply(attempt, 0, "expire")
+    view = GAME.view(expired, None)
+    assert view["events"] == [
+        {"type": "expired", "seat": 1, "attempt": "move R H5",
+         "broke": ["9D cannot go on 8C in H5 (one rank down, other colour)"]}]
+    assert view["to_move"] == 1 and view["phase"] == "play" and not view["claim"]["open"]
+    assert expired["piles"] == state["piles"]
