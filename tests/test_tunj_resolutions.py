@@ -42,3 +42,19 @@ def test_an_expired_claim_names_the_attempt_and_the_broken_rule_with_the_offende
          "broke": ["9D cannot go on 8C in H5 (one rank down, other colour)"]}]
     assert view["to_move"] == 1 and view["phase"] == "play" and not view["claim"]["open"]
     assert expired["piles"] == state["piles"]
+
+
+def test_a_called_slip_whose_compulsory_move_empties_the_offender_wins_them_the_hand():
+    """"A correct call: … where a compulsory move was neglected, that move is made and then the turn passes to the
+    caller" — but when that move lays the offender's last card, "Normal win: your reserve, hand and waste are all
+    empty. The winner scores 30 + (opponent's hand cards + opponent's waste cards) + 2 × (opponent's reserve
+    cards)": 30 + 2 + 1 + 2 × 1 = 35 here, before the caller moves again."""
+    state = table(reserves=(["AS"], ["9S"]), hands=([], ["5C", "4D"]), wastes=([], ["7H"]),
+                  houses={"H1": ["5H"], "H2": ["6S"]})
+    attempt = GAME.apply(state, 0, "move H1 H2")  # neglects priority 1: the reserve's AS must go up first
+    assert GAME.view(attempt, None)["claim"]["neglected"] == "move R F1"
+    called = GAME.apply(attempt, 1, "tunj")
+    view = GAME.view(called, None)
+    assert view["foundations"][0] == ["AS"] and view["houses"][0] == ["5H"]  # the attempt itself never happened
+    assert view["over"] and view["winners"] == [0] and view["scores"] == [35, 0]
+    assert view["hand_result"] == {"round": 1, "kind": "win", "winner": 0, "points": [35, 0], "burdens": [0, 5]}
