@@ -58,3 +58,14 @@ def test_a_called_slip_whose_compulsory_move_empties_the_offender_wins_them_the_
     assert view["foundations"][0] == ["AS"] and view["houses"][0] == ["5H"]  # the attempt itself never happened
     assert view["over"] and view["winners"] == [0] and view["scores"] == [35, 0]
     assert view["hand_result"] == {"round": 1, "kind": "win", "winner": 0, "points": [35, 0], "burdens": [0, 5]}
+
+
+def test_a_deadlock_won_by_the_second_seat_scores_the_difference_for_it():
+    """"Deadlock: … each player's burden = hand cards + waste cards + 2 × reserve cards. The lower burden wins and
+    scores the difference, without the 30 bonus" — here seat 1 (burden 2 against 6) wins 4. Nothing can move:
+    kings on every house, no queen, no ace, no two cards of a suit one rank apart."""
+    state = table(reserves=(["3S", "5S", "7S"], ["3C"]))
+    view = GAME.view(state, None)
+    assert view["over"] and view["winners"] == [1] and not view["draw"]
+    assert view["hand_result"] == {"round": 1, "kind": "deadlock", "winner": 1, "points": [0, 4], "burdens": [6, 2]}
+    assert view["scores"] == [0, 4]
