@@ -352,8 +352,10 @@ def main() -> None:
         else:
             prepare(args.scope, work, args.fresh)
         if args.only:  # mutmut reruns every named mutant: name only those without a verdict yet
-            names = sorted(name for name, code in results(work, args.scope).items()
+            known = results(work, args.scope)  # empty before the scope's first run: mutmut matches the globs
+            names = sorted(name for name, code in known.items()
                            if code is None and any(fnmatch.fnmatch(name, glob) for glob in args.only))
+            names = names if known else list(args.only)
             if not names:
                 sys.exit("--only: no unchecked mutant matches " + " ".join(args.only))
         run_mutmut(work, args.workers, names)
