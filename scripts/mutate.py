@@ -343,8 +343,10 @@ def main() -> None:
         # A survivor the rerun did not reach (stopped early) keeps its verdict from the last run; with --tests, a
         # mutant the last run never checked stays "not checked" unless a named test killed it (it has not met the
         # rest of the scope's tests).
+        # With --tests, "no tests" (the named files never reach the mutant) keeps the mutant's last verdict too.
         found = {**before, **{name: rerun[name] for name in names if rerun.get(name) is not None
-                              and (before.get(name) is not None or not args.tests or rerun[name] in KILLED)}}
+                              and (before.get(name) is not None or not args.tests or rerun[name] in KILLED)
+                              and not (args.tests and rerun[name] in (5, 33))}}
     else:
         if args.rev:
             with tempfile.TemporaryDirectory() as folder:

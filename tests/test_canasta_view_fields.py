@@ -61,18 +61,18 @@ def test_a_pile_without_wilds_is_frozen_only_for_the_team_that_has_not_melded():
 
 
 def test_a_finished_match_shows_no_turn_and_the_winning_team():
-    """"First team to reach the target wins": team 1 at 4950 with three aces melded (+60) reaches 5010 when the
+    """"First team to reach the target wins": team 1 at 4940 with three aces melded (+60) reaches 5000 exactly when the
     stock is gone and seat 0 cannot take the discard ("the hand ends when a player cannot or does not take it";
     team 0 loses its K and Q left in hand, −20). Then nobody is to move: the view's turn is None."""
     state = GAME.new(4, {}, layout={"hands": [["KS", "QS"], [], [], []], "dealer": 3, "stock": [],
-                                    "discard": ["5H"], "scores": [0, 4950],
+                                    "discard": ["5H"], "scores": [0, 4940],
                                     "melds": [{"team": 1, "cards": ["AS", "AH", "AD"]}]})
     assert GAME.legal_moves(state, 0) == ["pass"]
     view = GAME.view(GAME.apply(state, 0, "pass"), None)
     assert view["last_move"] == {"seat": 0, "move": "pass"}
     assert view["last_hand"]["points"] == [-20, 60] and view["last_hand"]["went_out"] is None
-    assert view["details"] == [view["last_hand"]] and view["details"][0]["totals"] == [-20, 5010]
-    assert view["over"] and view["winners"] == [1] and view["scores"] == [-20, 5010] and view["history"] == [[-20, 60]]
+    assert view["details"] == [view["last_hand"]] and view["details"][0]["totals"] == [-20, 5000]
+    assert view["over"] and view["winners"] == [1] and view["scores"] == [-20, 5000] and view["history"] == [[-20, 60]]
     assert view["turn"] is None and view["to_move"] is None and view["phase"] == "over"
 
 
