@@ -6,6 +6,8 @@ from __future__ import annotations
 import pytest
 
 import engine
+from engine import rng
+from engine.canasta.cards import DECK
 from tests.contract import refused_reason
 
 GAME = engine.get("canasta")
@@ -62,3 +64,20 @@ def test_an_addition_may_not_bring_a_meld_past_three_wild_cards():
     })
     drawn = GAME.apply(state, 0, "draw")
     assert refused_reason(GAME, drawn, 0, "add X 2D to 1") == "a meld may hold at most three wild cards"
+
+
+def test_the_dealer_is_the_seat_that_draws_the_highest_card():
+    """"Dealer chosen by drawing (highest deals)": each seat draws from the seeded shuffle (jokers skipped, the
+    engine's decision), ace high, then spades > hearts > diamonds > clubs; identical cards draw again."""
+    order, suits = "23456789TJQKA", "CDHS"
+    for players, variant in ((4, "classic4"), (2, "duo")):
+        for seed in range(12):
+            source = rng.seed_state(seed)
+            while True:
+                source, deck = rng.shuffled(source, DECK)
+                drawn = [card for card in deck if card != "X"][:players]
+                keys = [(order.index(card[0]), suits.index(card[1])) for card in drawn]
+                if keys.count(max(keys)) == 1:
+                    break
+            state = GAME.new(players, {"variant": variant}, seed=seed)
+            assert state["dealer"] == keys.index(max(keys)), (players, seed, drawn)
