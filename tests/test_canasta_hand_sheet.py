@@ -71,7 +71,7 @@ def test_the_dealer_is_the_seat_that_draws_the_highest_card():
     engine's decision), ace high, then spades > hearts > diamonds > clubs; identical cards draw again."""
     order, suits = "23456789TJQKA", "CDHS"
     for players, variant in ((4, "classic4"), (2, "duo")):
-        for seed in range(12):
+        for seed in range(40):  # enough seeds that some draw a joker first (skipped) or a tie
             source = rng.seed_state(seed)
             while True:
                 source, deck = rng.shuffled(source, DECK)
