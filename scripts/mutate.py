@@ -1,7 +1,8 @@
 """Mutation testing, one scope at a time: mutmut 3 changes the code one small edit at a time and runs the tests that
 reach the edited function; a mutant the tests do not notice ("survived") is a break the suite would let through.
 
-    ./scripts/mutate.sh SCOPE [--workers N] [--fresh] [--rev REV] [--survivors] [--report]
+    ./scripts/mutate.sh SCOPE [--workers N] [--fresh] [--rev REV] [--only GLOB...]
+                        [--survivors [--checked] [--tests FILE...]] [--report]
     SCOPE: engine | engine/kenza | engine/canasta | engine/tunj | engine/core | storage |
            bot | bot/service | bot/callbacks | bot/games
 
@@ -19,12 +20,15 @@ every survivor with `mutmut show`-style names to inspect (`cd .mutation/<scope> 
 NAME`). Exit code 0 whatever the score: this is a tool to find weak tests, not a gate.
 
 `--rev REV` snapshots the code and tests of a git revision instead of the working tree (a "before" score).
+`--only GLOB...` checks only the mutants of those names that the scope's last run left unchecked (a run stopped
+for time goes on with the rules code before, say, the bots' heuristics).
 `--survivors` copies the current tests into the scope's snapshot and reruns only the mutants its last run did
 not kill (equivalent ones left out): adding tests cannot revive a killed mutant, so after writing tests this gives
 the new score in minutes instead of rerunning every mutant (the code under test must be unchanged since that run;
-otherwise use --fresh). `--survivors --tests FILE...` runs only the named test files against them: a survivor has
-already passed every other test of the scope, so only tests added or changed since can kill it, and a survivor no
-longer pays for the slow tests it has already passed.
+otherwise use --fresh); `--survivors --checked` leaves out what a stopped run never reached (the AFTER of a
+partial run's checked part). `--survivors --tests FILE...` runs only the named test files against them: a survivor
+has already passed every other test of the scope, so only tests added or changed since can kill it, and a survivor
+no longer pays for the slow tests it has already passed.
 """
 
 from __future__ import annotations
@@ -302,6 +306,12 @@ def main() -> None:
                                       "with --survivors: take the tests from this revision")
     parser.add_argument("--survivors", action="store_true",
                         help="with the current tests, rerun only what the scope's last run did not kill")
+    parser.add_argument("--checked", action="store_true",
+                        help="with --survivors: rerun only the survivors the last run checked, not the mutants a "
+                             "stopped run never reached (an AFTER for the checked part of a partial run)")
+    parser.add_argument("--only", nargs="+", metavar="GLOB",
+                        help="check only the scope's mutants matching these names (e.g. 'engine.tunj.game.*') that "
+                             "its last run has not checked yet: a partial run spent on the code that matters most")
     parser.add_argument("--tests", nargs="+", metavar="FILE",
                         help="with --survivors: run only these test files (the ones added or changed since the last "
                              "run; the survivors already passed every other test)")
@@ -314,7 +324,8 @@ def main() -> None:
     names = SCOPES[args.scope].get("mutants", [])
     if args.survivors:
         before = json.loads(saved.read_text()) if saved.exists() else results(work, args.scope)
-        open_names = [name for name, code in before.items() if code not in KILLED]
+        open_names = [name for name, code in before.items()
+                      if code not in KILLED and not (args.checked and code is None)]
         skip = {**equivalents(), **storage_case_equivalents(work, open_names)}
         names = sorted(name for name in open_names if name not in skip)
         if names:
@@ -332,14 +343,23 @@ def main() -> None:
         # A survivor the rerun did not reach (stopped early) keeps its verdict from the last run; with --tests, a
         # mutant the last run never checked stays "not checked" unless a named test killed it (it has not met the
         # rest of the scope's tests).
+        # With --tests, "no tests" (the named files never reach the mutant) keeps the mutant's last verdict too.
         found = {**before, **{name: rerun[name] for name in names if rerun.get(name) is not None
-                              and (before.get(name) is not None or not args.tests or rerun[name] in KILLED)}}
+                              and (before.get(name) is not None or not args.tests or rerun[name] in KILLED)
+                              and not (args.tests and rerun[name] in (5, 33))}}
     else:
         if args.rev:
             with tempfile.TemporaryDirectory() as folder:
                 prepare(args.scope, work, args.fresh, export(args.rev, Path(folder)))
         else:
             prepare(args.scope, work, args.fresh)
+        if args.only:  # mutmut reruns every named mutant: name only those without a verdict yet
+            known = results(work, args.scope)  # empty before the scope's first run: mutmut matches the globs
+            names = sorted(name for name, code in known.items()
+                           if code is None and any(fnmatch.fnmatch(name, glob) for glob in args.only))
+            names = names if known else list(args.only)
+            if not names:
+                sys.exit("--only: no unchecked mutant matches " + " ".join(args.only))
         run_mutmut(work, args.workers, names)
         found = results(work, args.scope)
         (work / "before.json").write_text(json.dumps(found, indent=0, sort_keys=True))
