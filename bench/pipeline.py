@@ -300,6 +300,10 @@ class Run:
     peak_rss: tuple[float, float]  # MiB: this process's peak, its live workers' peaks (read before they stop)
     peak_together: float  # MiB: the highest sampled RSS of this process and its workers at the same moment
     uploads: tuple[int, int, int] | None  # during the timed part: pictures uploaded, reused, bytes uploaded
+    # The longest any one player spent thinking (its think times summed): the wall the run would take if every
+    # move were answered at once. With --think, the moves over this span are what was offered on average: as
+    # players finish their moves the load tails off, so N / think is only the peak.
+    thinking: float = 0.0
 
 
 async def run(matches: int, moves: int, platform: str, table: Table, think: float, render_processes: int = 0) -> Run:
@@ -321,12 +325,15 @@ async def run(matches: int, moves: int, platform: str, table: Table, think: floa
                 ids.append(await driver.open_match(index))
                 opened.append(time.time())
             sample = Sample()
+            thought = [0.0] * matches
 
             async def play(index: int, match_id: int) -> None:
                 thinking = random.Random(f"think:{index}")
                 for _ in range(moves):
                     if think:
-                        await asyncio.sleep(thinking.uniform(0, 2 * think))
+                        delay = thinking.uniform(0, 2 * think)
+                        thought[index] += delay
+                        await asyncio.sleep(delay)
                     if not await driver.human_move(index, match_id, sample):
                         return
 
@@ -367,7 +374,7 @@ async def run(matches: int, moves: int, platform: str, table: Table, think: floa
     typed = getattr(driver, "typed", None)
     return Run(sample, wall, typed.choose_seconds if typed is not None else 0.0, cpu,
                max(0, memory_after - memory_before) / matches, heap, getattr(driver, "writes", None), peak,
-               sampler.peak / 2**20, uploads)
+               sampler.peak / 2**20, uploads, max(thought, default=0.0))
 
 
 async def fresh_turns(store: Store, ids: list[int], opened: list[float]) -> None:
@@ -416,6 +423,10 @@ def report(args: argparse.Namespace, table: Table, result: Run) -> None:
     offered = f"offered about {args.matches / args.think:.1f}" if args.think else "offered: saturated"
     print(f"  throughput: served {sample.moves / wall:.1f} human moves/s ({offered}), {sample.all_moves / wall:.1f} "
           f"moves/s with the bot's; wall {wall:.1f} s")
+    if args.think and result.thinking:
+        print(f"  offered over the run (moves / the longest player's summed think time {result.thinking:.1f} s): "
+              f"{sample.moves / result.thinking:.1f} human moves/s; the run took {wall - result.thinking:+.1f} s "
+              f"beyond its players' thinking (queue growth shows here, and in the latency)")
     cpu = result.cpu
     print(f"  CPU per human move (process CPU s / moves): {1000 * cpu.seconds / sample.moves:.1f} ms"
           f" (workers {1000 * cpu.worker_seconds / sample.moves:.1f} ms of it; bench-side choosing included);"
