@@ -7,18 +7,10 @@ import random
 
 import engine
 from engine.tunj.bots import NormalBot
+from tests.tunj_tables import table
 
 GAME = engine.get("tunj")
-KINGS = ["KS", "KH", "KD", "KC"]
 
-
-def table(reserves, hands, houses=None):
-    """Seat 0 to move; houses default to lone kings (only a queen fits), given bottom first as {"H3": [...]}."""
-    houses = {f"H{i}": [KINGS[(i - 1) % 4]] for i in range(1, 9)} | (houses or {})
-    return GAME.new(2, layout={
-        "reserves": [list(p) for p in reserves], "hands": [list(p) for p in hands],
-        "houses": [houses[f"H{i}"] for i in range(1, 9)], "to_move": 0,
-    })
 
 
 def choices(state):

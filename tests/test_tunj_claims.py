@@ -7,22 +7,10 @@ import pytest
 
 import engine
 from engine.errors import IllegalMove
+from tests.tunj_tables import table
 
 GAME = engine.get("tunj")
-KINGS = ["KS", "KH", "KD", "KC"]
 
-
-def table(reserves=((), ()), hands=((), ()), wastes=((), ()), houses=None, foundations=None, to_move=0):
-    houses = {f"H{i}": [KINGS[(i - 1) % 4]] for i in range(1, 9)} | (houses or {})
-    foundations = foundations or {}
-    return GAME.new(2, layout={
-        "reserves": [list(p) for p in reserves],
-        "hands": [list(p) for p in hands],
-        "wastes": [list(p) for p in wastes],
-        "houses": [houses[f"H{i}"] for i in range(1, 9)],
-        "foundations": [foundations.get(f"F{i}", []) for i in range(1, 9)],
-        "to_move": to_move,
-    })
 
 
 def view(state):

@@ -8,23 +8,10 @@ broke, with the seat it concerns; the chat reads exactly these events to name th
 from __future__ import annotations
 
 import engine
+from tests.tunj_tables import table
 
 GAME = engine.get("tunj")
-KINGS = ["KS", "KH", "KD", "KC"]
 
-
-def table(reserves=((), ()), hands=((), ()), wastes=((), ()), houses=None, foundations=None, to_move=0):
-    """A layout state; houses default to lone kings (only a queen fits), given bottom first as {"H3": [...]}."""
-    houses = {f"H{i}": [KINGS[(i - 1) % 4]] for i in range(1, 9)} | (houses or {})
-    foundations = foundations or {}
-    return GAME.new(2, layout={
-        "reserves": [list(p) for p in reserves],
-        "hands": [list(p) for p in hands],
-        "wastes": [list(p) for p in wastes],
-        "houses": [houses[f"H{i}"] for i in range(1, 9)],
-        "foundations": [foundations.get(f"F{i}", []) for i in range(1, 9)],
-        "to_move": to_move,
-    })
 
 
 def test_an_expired_claim_names_the_attempt_and_the_broken_rule_with_the_offenders_seat():
