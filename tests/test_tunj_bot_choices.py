@@ -12,7 +12,6 @@ from tests.tunj_tables import table
 GAME = engine.get("tunj")
 
 
-
 def choices(state):
     return {NormalBot().choose(GAME.view(state, 0), GAME.legal_moves(state, 0), random.Random(seed))
             for seed in range(8)}

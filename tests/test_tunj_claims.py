@@ -12,7 +12,6 @@ from tests.tunj_tables import table
 GAME = engine.get("tunj")
 
 
-
 def view(state):
     return GAME.view(state, None)
 

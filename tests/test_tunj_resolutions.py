@@ -13,7 +13,6 @@ from tests.tunj_tables import table
 GAME = engine.get("tunj")
 
 
-
 def test_an_expired_claim_names_the_attempt_and_the_broken_rule_with_the_offenders_seat():
     """"If the window ends without a call, the illegal attempt stays refused … and play continues"; only then is
     the broken rule named — by the "expired" event, for the seat that made the attempt (seat 1 here)."""
