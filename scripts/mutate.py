@@ -1,10 +1,10 @@
 """Mutation testing, one scope at a time: mutmut 3 changes the code one small edit at a time and runs the tests that
 reach the edited function; a mutant the tests do not notice ("survived") is a break the suite would let through.
 
-    ./scripts/mutate.sh SCOPE [--workers N] [--fresh] [--rev REV] [--only GLOB...]
+    ./scripts/mutate.sh SCOPE [--workers N] [--fresh] [--rev REV] [--only GLOB...] [--sample N [--seed S]]
                         [--survivors [--checked] [--tests FILE...]] [--report]
-    SCOPE: engine | engine/kenza | engine/canasta | engine/tunj | engine/core | storage |
-           bot | bot/service | bot/callbacks | bot/games
+    SCOPE: engine | engine/kenza | engine/canasta | engine/tunj | engine/konkan_cards | engine/konkan_tiles |
+           engine/core | storage | bot | bot/core | bot/callbacks | bot/games
 
 Each scope is run in its own snapshot under `.mutation/<scope>/` (the packages, tests and pyproject.toml are copied
 there with a `[tool.mutmut]` table for that scope, so edits made meanwhile do not mix into a run, and mutmut's
@@ -29,6 +29,11 @@ otherwise use --fresh); `--survivors --checked` leaves out what a stopped run ne
 partial run's checked part). `--survivors --tests FILE...` runs only the named test files against them: a survivor
 has already passed every other test of the scope, so only tests added or changed since can kill it, and a survivor
 no longer pays for the slow tests it has already passed.
+`--sample N [--seed S]` checks N mutants drawn at random (seeded, so the same N and S draw the same mutants) from all
+of the scope's mutants, equivalent ones left out, and prints the score of that sample with its 95 % interval: a
+package of thousands of mutants (engine, bot) gets an estimate of its whole score in the time a few hundred take,
+instead of an exact score for whichever files a stopped run happened to reach. `--report` then prints the sample's
+score too, and `--survivors --checked` reruns the sample's survivors against new tests.
 """
 
 from __future__ import annotations
@@ -37,7 +42,9 @@ import argparse
 import ast
 import fnmatch
 import json
+import math
 import os
+import random
 import re
 import shutil
 import subprocess
@@ -49,7 +56,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ["engine", "storage", "bot", "renderers", "bench"]  # bench: tests import its helpers
-ENGINE_TESTS = ["tests/test_kenza_*.py", "tests/test_canasta_*.py", "tests/test_tunj_*.py", "tests/test_engine*.py"]
+ENGINE_TESTS = ["tests/test_kenza_*.py", "tests/test_canasta_*.py", "tests/test_tunj_*.py", "tests/test_konkan_*.py",
+                "tests/test_engine*.py"]
 NOT_ENGINE_TESTS = ["tests/test_*_chat.py"]
 # Statistical strength checks (normal bot vs random over many matches, 5-11 s each) are left out of mutation runs:
 # every surviving mutant would pay for them, and they assert a rate, not a rule.
@@ -91,6 +99,12 @@ SCOPES: dict[str, dict] = {
                        "tests": ["tests/test_canasta_*.py", "tests/test_engine*.py"]},
     "engine/tunj": {"source": "engine", "only": ["engine/tunj/*.py"],
                     "tests": ["tests/test_tunj_*.py", "tests/test_engine*.py"]},
+    "engine/konkan_cards": {"source": "engine", "only": ["engine/konkan_cards/*.py"],
+                            "tests": ["tests/test_konkan_cards_*.py", "tests/test_konkan_refusals.py",
+                                      "tests/test_engine*.py"]},
+    "engine/konkan_tiles": {"source": "engine", "only": ["engine/konkan_tiles/*.py"],
+                            "tests": ["tests/test_konkan_tiles_*.py", "tests/test_konkan_refusals.py",
+                                      "tests/test_engine*.py"]},
     "engine/core": {"source": "engine", "only": ["engine/*.py", "engine/bots/*.py"], "tests": ENGINE_TESTS},
     "storage": {"source": "storage", "only": [], "tests": ["tests/test_storage*.py"]},
     "bot": {"source": "bot", "only": [*MOVE_PATH_FILES, "bot/callbacks.py", "bot/games/*.py"], "tests": BOT_TESTS,
@@ -256,7 +270,45 @@ def results(work: Path, scope: str) -> dict[str, int | None]:
     return found
 
 
+def wilson(killed: int, total: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95 % Wilson score interval of a kill rate measured on a random sample (sound near 100 %, where the normal
+    approximation's interval would pass 1)."""
+    if total == 0:
+        return 0.0, 1.0
+    rate = killed / total
+    centre = (rate + z * z / (2 * total)) / (1 + z * z / total)
+    half = z * math.sqrt(rate * (1 - rate) / total + z * z / (4 * total * total)) / (1 + z * z / total)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+# A mutant name no function has: mutmut generates the scope's mutants and maps its tests, then finds nothing to run.
+GENERATE_ONLY = "generate.only__mutmut_0"
+
+
+def draw_sample(work: Path, scope: str, size: int, seed: int, workers: int) -> tuple[list[str], int]:
+    """`size` of the scope's mutants drawn at random, equivalent ones left out (the scope's mutants are generated
+    first if this snapshot has none yet)."""
+    known = results(work, scope)
+    if not known:
+        run_mutmut(work, workers, [GENERATE_ONLY])
+        known = results(work, scope)
+    if not known:
+        sys.exit("--sample: mutmut generated no mutants for " + scope)
+    skip = {**equivalents(), **storage_case_equivalents(work, sorted(known))}
+    population = sorted(name for name in known if name not in skip)
+    return sorted(random.Random(seed).sample(population, min(size, len(population)))), len(population)
+
+
 def report(scope: str, found: dict[str, int | None], work: Path | None = None) -> None:
+    sample_file = work / "sample.json" if work is not None else None
+    if sample_file is not None and sample_file.exists():
+        drawn = json.loads(sample_file.read_text())
+        listed = equivalents()  # a drawn mutant found equivalent later leaves the sample (it was never a break)
+        left_out = [name for name in drawn["names"] if name in listed]
+        report_sample(scope, {name: found.get(name) for name in drawn["names"] if name not in listed}, drawn, work)
+        if left_out:
+            print(f"  drawn but listed as equivalent since: {', '.join(left_out)}")
+        return
     skip = equivalents()
     if work is not None:
         skip.update(storage_case_equivalents(work, [n for n, code in found.items() if code not in KILLED]))
@@ -270,6 +322,24 @@ def report(scope: str, found: dict[str, int | None], work: Path | None = None) -
           f"{len(found) - total} listed as equivalent)")
     for name, code in sorted(counted.items()):
         if code not in KILLED:
+            print(f"  {'survived' if code == 0 else 'no tests' if code in (5, 33) else code}: {name}")
+
+
+def report_sample(scope: str, found: dict[str, int | None], drawn: dict, work: Path | None) -> None:
+    """The sample's score, its 95 % interval as an estimate for the whole scope, and the sample's survivors."""
+    statuses = Counter(KILLED.get(code, "survived" if code == 0 else "no tests" if code in (5, 33) else
+                                  "not checked" if code is None else f"exit {code}") for code in found.values())
+    killed = sum(n for status, n in statuses.items() if status in ("killed", "timeout", "type check", "crash"))
+    checked = len(found) - statuses.get("not checked", 0)
+    low, high = wilson(killed, checked)
+    print(f"\n{scope}: sample of {len(found)} (seed {drawn['seed']}) from {drawn['population']} mutants "
+          f"(equivalent ones left out): {killed}/{checked} checked killed = {100 * killed / max(1, checked):.1f}% "
+          f"(95 % interval for the whole scope {100 * low:.1f}–{100 * high:.1f}%; "
+          f"{', '.join(f'{s} {n}' for s, n in sorted(statuses.items()))})")
+    by_module = Counter(name.rsplit(".", 1)[0].split(".x")[0].split("ǁ")[0] for name in found)
+    print("  drawn per module: " + ", ".join(f"{module} {n}" for module, n in sorted(by_module.items())))
+    for name, code in sorted(found.items()):
+        if code not in KILLED and code is not None:
             print(f"  {'survived' if code == 0 else 'no tests' if code in (5, 33) else code}: {name}")
 
 
@@ -312,6 +382,10 @@ def main() -> None:
     parser.add_argument("--only", nargs="+", metavar="GLOB",
                         help="check only the scope's mutants matching these names (e.g. 'engine.tunj.game.*') that "
                              "its last run has not checked yet: a partial run spent on the code that matters most")
+    parser.add_argument("--sample", type=int, metavar="N",
+                        help="check N mutants drawn at random from the whole scope and print that sample's score with "
+                             "its 95%% interval (an estimate of the whole scope's score)")
+    parser.add_argument("--seed", type=int, default=0, help="with --sample: the draw's seed (default 0)")
     parser.add_argument("--tests", nargs="+", metavar="FILE",
                         help="with --survivors: run only these test files (the ones added or changed since the last "
                              "run; the survivors already passed every other test)")
@@ -353,14 +427,21 @@ def main() -> None:
                 prepare(args.scope, work, args.fresh, export(args.rev, Path(folder)))
         else:
             prepare(args.scope, work, args.fresh)
-        if args.only:  # mutmut reruns every named mutant: name only those without a verdict yet
+        if args.sample:
+            drawn, population = draw_sample(work, args.scope, args.sample, args.seed, args.workers)
+            (work / "sample.json").write_text(json.dumps(
+                {"seed": args.seed, "population": population, "names": drawn}, indent=0))
+            known = results(work, args.scope)
+            names = [name for name in drawn if known.get(name) is None]  # a rerun goes on where it stopped
+        elif args.only:  # mutmut reruns every named mutant: name only those without a verdict yet
             known = results(work, args.scope)  # empty before the scope's first run: mutmut matches the globs
             names = sorted(name for name, code in known.items()
                            if code is None and any(fnmatch.fnmatch(name, glob) for glob in args.only))
             names = names if known else list(args.only)
             if not names:
                 sys.exit("--only: no unchecked mutant matches " + " ".join(args.only))
-        run_mutmut(work, args.workers, names)
+        if names or not args.sample:  # no names would run the whole scope
+            run_mutmut(work, args.workers, names)
         found = results(work, args.scope)
         (work / "before.json").write_text(json.dumps(found, indent=0, sort_keys=True))
     saved.write_text(json.dumps(found, indent=0, sort_keys=True))
