@@ -23,6 +23,7 @@ import renderers
 from bot import presenter, summary
 from bot.games import canasta as canasta_ui
 from bot.games import kenza as kenza_ui
+from bot.games import konkan_cards as konkan_cards_ui
 from bot.games import konkan_tiles as konkan_tiles_ui
 from bot.games import tunj as tunj_ui
 from bot.games import ui_for
@@ -34,12 +35,14 @@ CARD_CODE: dict[str, re.Pattern[str]] = {
     "canasta": re.compile(r"^(?:[2-9TJQKA][SHDC]|X)$"),
     "tunj": re.compile(r"^[2-9TJQKA][SHDC]$"),
     "konkan_tiles": re.compile(r"^(?:[RKBY](?:1[0-3]|[1-9])|F)$"),
+    "konkan_cards": re.compile(r"^(?:[2-9TJQKA][SHDC]|X)$"),
 }
 LABEL: dict[str, Callable[[str], str]] = {
     "kenza": kenza_ui.card_label,
     "canasta": canasta_ui.card_label,
     "tunj": tunj_ui.card_label,
     "konkan_tiles": konkan_tiles_ui.tile_label,
+    "konkan_cards": konkan_cards_ui.card_label,
 }
 # A rack button naming one hand card: "3. 6⚔️" (Kenza; a trailing " …" opens the capture choice), "✓ 3. 10♥" (Canasta).
 HAND_BUTTON = re.compile(r"^(?:[✓📌] )?(\d+)\. (\S+?)(?: …)?$")

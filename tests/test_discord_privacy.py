@@ -37,6 +37,8 @@ TABLES = {
     "tunj": (2, {"game": "tunj"}),
     "konkan-private": (2, {"game": "konkan_tiles", "mode": "private"}),
     "konkan-quick": (4, {"game": "konkan_tiles", "mode": "quick"}),
+    "konkan-cards-51": (2, {"game": "konkan_cards", "variant": "konkan51"}),
+    "konkan-cards-71": (4, {"game": "konkan_cards", "variant": "konkan71"}),
 }
 STEPS = 10  # at least; more until every seat's rack was drawn while it waited (a Tunj turn is a chain)
 MAX_STEPS = 60

@@ -31,6 +31,8 @@ TABLES = {
     "tunj": (2, ["tunj"]),
     "konkan-private": (2, ["konkan_tiles", "mode=private"]),
     "konkan-quick": (4, ["konkan_tiles", "mode=quick"]),
+    "konkan-cards-51": (2, ["konkan_cards", "variant=konkan51"]),
+    "konkan-cards-71": (4, ["konkan_cards", "variant=konkan71"]),
 }
 STEPS = 14  # at least; more until every seat's rack was drawn while it waited (a Tunj turn is a chain)
 MAX_STEPS = 60

@@ -26,6 +26,8 @@ TABLES = {
     "tunj": (2, "/new tunj"),
     "konkan-private": (2, "/new konkan_tiles mode=private"),
     "konkan-quick": (4, "/new konkan mode=quick"),
+    "konkan-cards-51": (2, "/new konkan_cards variant=konkan51"),
+    "konkan-cards-71": (4, "/new konkan_cards variant=konkan71"),
 }
 STEPS = 12  # at least; more until every seat's rack was drawn while it waited (a Tunj turn is a chain)
 MAX_STEPS = 60
