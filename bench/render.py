@@ -1,14 +1,18 @@
 """Render speed and size of the pictures: K racks and K tables per game.
 
     .venv/bin/python bench/render.py [K] [--game kenza|canasta|tunj|konkan_cards|konkan_tiles|all] [--lang ar|en]
-        [--no-raqm]
+        [--no-raqm] [--save DIR] [--profile N]
 
 Kenza views are synthetic (random hands, table sizes, scores, last moves, 2-4 players, some finished matches) so
 the figures do not depend on the engine; Canasta, Tunj and both Konkans' views come from seeded bot play (melds,
 canastas, red 3s and long hands after a take; growing houses, filling foundations, open claims; runs and sets with
 jokers, taken discards, reshuffles; tile melds, jokers and Konkan seats). The views are made before timing
 starts; the face caches warm up over the first images, as in a running bot. Prints median and p95 milliseconds per
-rack and per table, and mean PNG bytes per image. Goal: <= 15 ms median each.
+rack and per table (wall, and this process's CPU time, which a busy shared machine disturbs less), and mean PNG
+bytes per image. Goal: <= 15 ms median each. `--save DIR` also writes every PNG as DIR/<game>-<lang>-<n>-<kind>.png,
+so two versions of the renderers can be compared picture by picture (bench/picture_diff.py). `--profile N` runs
+the pictures once more under cProfile and prints the N functions with the most time of their own (share of the
+profiled time, milliseconds per call and per picture), then the shares of encoding, palette mapping and drawing.
 
 After timing, every PNG is decoded in full and must be the size of the picture its game module draws for the same
 view (and at least MIN_SIDE pixels each way); otherwise the bench exits with code 1 and one line instead of
@@ -18,8 +22,10 @@ printing figures for pictures nobody could see.
 from __future__ import annotations
 
 import argparse
+import cProfile
 import importlib
 import io
+import pstats
 import random
 import statistics
 import sys
@@ -199,31 +205,71 @@ def check_pictures(game_id: str, cases: list[Case], pictures: list[tuple[bytes, 
                 raise BrokenRun(f"{game_id} {kind} {number}: the PNG {problem}")
 
 
-def measure(game_id: str, k: int, lang: str, raqm: bool | None) -> None:
+def measure(game_id: str, k: int, lang: str, raqm: bool | None, save: Path | None = None) -> None:
     cases = CASES[game_id](k)
     if not cases:
         raise BrokenRun(f"{game_id}: no views to render")
-    rack_ms, table_ms, sizes = [], [], []
+    rack_ms, table_ms, rack_cpu, table_cpu, sizes = [], [], [], [], []
     pictures: list[tuple[bytes, bytes]] = []
     for own, public, names, selected in cases:
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         rack = renderers.render_rack(game_id, own, lang, names, selected, raqm=raqm)
-        t1 = time.perf_counter()
+        t1, c1 = time.perf_counter(), time.process_time()
         table = renderers.render_table(game_id, public, lang, names, raqm=raqm)
-        t2 = time.perf_counter()
+        t2, c2 = time.perf_counter(), time.process_time()
         rack_ms.append((t1 - t0) * 1000)
         table_ms.append((t2 - t1) * 1000)
+        rack_cpu.append((c1 - c0) * 1000)
+        table_cpu.append((c2 - c1) * 1000)
         sizes += [len(rack), len(table)]
         pictures.append((rack, table))
     check_pictures(game_id, cases, pictures, lang, raqm)
+    if save is not None:
+        save.mkdir(parents=True, exist_ok=True)
+        for number, (rack, table) in enumerate(pictures):
+            (save / f"{game_id}-{lang}-{number:03d}-rack.png").write_bytes(rack)
+            (save / f"{game_id}-{lang}-{number:03d}-table.png").write_bytes(table)
 
     def p95(xs: list[float]) -> float:
         return sorted(xs)[max(0, round(0.95 * len(xs)) - 1)]
 
     print(f"{game_id} render, K={len(cases)}, lang={lang}, raqm={'auto' if raqm is None else raqm}")
-    print(f"  rack : median {statistics.median(rack_ms):6.2f} ms  p95 {p95(rack_ms):6.2f} ms")
-    print(f"  table: median {statistics.median(table_ms):6.2f} ms  p95 {p95(table_ms):6.2f} ms")
-    print(f"  mean PNG bytes per image: {statistics.mean(sizes):,.0f}")
+    print(f"  rack : median {statistics.median(rack_ms):6.2f} ms  p95 {p95(rack_ms):6.2f} ms"
+          f"  (CPU: median {statistics.median(rack_cpu):6.2f} ms, mean {statistics.mean(rack_cpu):6.2f} ms)")
+    print(f"  table: median {statistics.median(table_ms):6.2f} ms  p95 {p95(table_ms):6.2f} ms"
+          f"  (CPU: median {statistics.median(table_cpu):6.2f} ms, mean {statistics.mean(table_cpu):6.2f} ms)")
+    print(f"  mean PNG bytes per image: {statistics.mean(sizes):,.0f}, largest {max(sizes):,}")
+
+
+# Profile entries whose cumulative time is one stage of a picture (matched on "file:function").
+STAGES = (("PNG encode (zlib)", "PIL/PngImagePlugin.py", "_save"),
+          ("palette mapping", "renderers/palette.py", "apply"))
+
+
+def profile(game_id: str, k: int, lang: str, raqm: bool | None, top: int) -> None:
+    """Where a picture's time goes: the game's pictures drawn once more (caches warm, as in a running worker)."""
+    cases = CASES[game_id](k)
+    profiler = cProfile.Profile()
+    profiler.enable()
+    for own, public, names, selected in cases:
+        renderers.render_rack(game_id, own, lang, names, selected, raqm=raqm)
+        renderers.render_table(game_id, public, lang, names, raqm=raqm)
+    profiler.disable()
+    stats = pstats.Stats(profiler)
+    entries = stats.stats  # type: ignore[attr-defined]  # {(file, line, name): (cc, nc, tottime, cumtime, callers)}
+    total = sum(tottime for _, _, tottime, _, _ in entries.values())
+    pictures = 2 * len(cases)
+    print(f"{game_id} profile ({lang}): {pictures} pictures, {1000 * total / pictures:.2f} ms per picture profiled")
+    print(f"  {'own %':>6} {'cum %':>6} {'calls':>7} {'ms/call':>8} {'ms/pic':>7}  function")
+    ranked = sorted(entries.items(), key=lambda item: -item[1][2])[:top]
+    for (file, line, name), (_, calls, tottime, cumtime, _) in ranked:
+        where = name if file == "~" else f"{Path(file).parent.name}/{Path(file).name}:{line}({name})"
+        print(f"  {100 * tottime / total:6.1f} {100 * cumtime / total:6.1f} {calls:7d} "
+              f"{1000 * tottime / max(calls, 1):8.3f} {1000 * tottime / pictures:7.3f}  {where}")
+    for label, file_end, function in STAGES:
+        cumulative = sum(cumtime for (file, _, name), (_, _, _, cumtime, _) in entries.items()
+                         if name == function and file.endswith(file_end))
+        print(f"  {label}: {100 * cumulative / total:.1f}% ({1000 * cumulative / pictures:.2f} ms per picture)")
 
 
 def main() -> None:
@@ -232,10 +278,15 @@ def main() -> None:
     parser.add_argument("--game", choices=[*CASES, "all"], default="all")
     parser.add_argument("--lang", default="ar")
     parser.add_argument("--no-raqm", action="store_true", help="force the arabic-reshaper + python-bidi path")
+    parser.add_argument("--save", type=Path, help="write every PNG into this directory")
+    parser.add_argument("--profile", type=int, default=0, metavar="N", help="also print the top N of a profile")
     args = parser.parse_args()
     try:
         for game_id in CASES if args.game == "all" else [args.game]:
-            measure(game_id, args.k, args.lang, False if args.no_raqm else None)
+            raqm = False if args.no_raqm else None
+            measure(game_id, args.k, args.lang, raqm, args.save)
+            if args.profile:
+                profile(game_id, args.k, args.lang, raqm, args.profile)
     except BrokenRun as error:
         raise refuse(error) from None
 

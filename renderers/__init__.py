@@ -70,20 +70,26 @@ def warm(game_ids: Iterable[str]) -> None:
                 palettes.build(spec)
 
 
+# zlib level of every PNG. Measured on the bench's pictures (bench/render.py views, zlib 1.2.13, CPU ms per
+# picture / mean bytes): Tunj table 740x702, level 6 5.0 ms / 25.2 KB, level 3 2.3-2.9 ms / 30.1 KB, level 1
+# 2.3 ms / 33.6 KB; Canasta 3.4-3.7 ms / 17.1 KB at 6, 1.7 ms / 20.5 KB at 3. Zlib was half of a Tunj picture's
+# whole drawing time in a render worker, and the render workers were the bottleneck of a busy evening (issue 14),
+# while Telegram recompresses photos anyway: level 3 halves that half for a fifth more bytes (largest picture of
+# the bench ~35 KB, well under the 60 KB budget). Levels 1-2 are no faster than 3 and larger.
+COMPRESS_LEVEL = 3
+
+
 def encode_png(image: Image.Image, palette: bool = True) -> bytes:
-    """Small PNG: an RGB picture reduced to a 256-colour palette (fast octree), zlib level 6, no optimise pass;
-    a "P" picture (already in a game's fixed palette) is saved as it is.
+    """Small PNG: an RGB picture reduced to a 256-colour palette (fast octree), zlib level COMPRESS_LEVEL, no
+    optimise pass; a "P" picture (already in a game's fixed palette) is saved as it is.
 
     The pictures are flat colours plus anti-aliased edges, so 256 colours look the same; the palette makes the
     file about a third of the RGB size *and* the encode about twice as fast, since zlib sees a third of the bytes.
-    Level 6 rather than 1: files about a fifth smaller (a Tunj table 30 -> 22 KiB, a Canasta rack 15 -> 11 KiB)
-    for about a millisecond more, spent in a render process, while every byte saved is a byte the service
-    uploads (level 9 saves another tenth for ten times the time).
     """
     if palette and image.mode == "RGB":
         image = image.quantize(256, method=Image.Quantize.FASTOCTREE)
     buffer = io.BytesIO()
-    image.save(buffer, "PNG", optimize=False, compress_level=6)
+    image.save(buffer, "PNG", optimize=False, compress_level=COMPRESS_LEVEL)
     return buffer.getvalue()
 
 

@@ -26,22 +26,8 @@ from renderers import card_base, palette
 from renderers.card_base import SCALE
 from renderers.context import RenderContext
 from renderers.layout import Sides
-from renderers.text import draw_text, ltr
-from renderers.text import fit as _fit_uncached
-from renderers.text import text_width as _width_uncached
+from renderers.text import draw_text, fit, ltr, text_width
 from renderers.widgets import Sheet, last_move_of, number_badge, pack_cells, rack_title, start_pill
-
-
-@lru_cache(maxsize=4096)
-def text_width(text: str, size: int, bold: bool = False, raqm: bool | None = None, rtl: bool | None = None) -> float:
-    """Cached: the same names and labels are measured on every picture."""
-    return _width_uncached(text, size, bold, raqm, rtl)
-
-
-@lru_cache(maxsize=4096)
-def fit(text: str, size: int, max_width: float, bold: bool = False, raqm: bool | None = None,
-        rtl: bool | None = None) -> str:
-    return _fit_uncached(text, size, max_width, bold, raqm, rtl)
 
 FELT = (22, 78, 62)
 PANEL = (30, 98, 80)

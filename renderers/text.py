@@ -164,16 +164,20 @@ def _mask(
     return mask, left, top
 
 
+@lru_cache(maxsize=4096)
 def text_width(text: str, size: int, bold: bool = False, raqm: bool | None = None, rtl: bool | None = None) -> float:
-    """Advance width in pixels, used to fit names and to lay out a line of mixed pieces."""
+    """Advance width in pixels, used to fit names and to lay out a line of mixed pieces; remembered, since the same
+    labels are measured in every picture and laying a line out is the slow part of measuring it."""
     shown, face, direction = _prepare(text, size, bold, raqm, rtl)
     return face.getlength(shown, direction=direction)
 
 
+@lru_cache(maxsize=2048)
 def fit(
     text: str, size: int, max_width: float, bold: bool = False, raqm: bool | None = None, rtl: bool | None = None
 ) -> str:
-    """`text` cut with an ellipsis so it fits `max_width`: long display names must not run into other columns."""
+    """`text` cut with an ellipsis so it fits `max_width`: long display names must not run into other columns
+    (remembered: a cut name is measured once per length it tries)."""
     if text_width(text, size, bold, raqm, rtl) <= max_width:
         return text
     cut = text
