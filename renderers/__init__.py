@@ -16,7 +16,7 @@ from __future__ import annotations
 import importlib
 import io
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from types import ModuleType
 from typing import Any
 
@@ -25,7 +25,8 @@ from PIL import Image
 from renderers import palette as palettes
 from renderers.context import RenderContext
 
-__all__ = ["RenderContext", "UnknownGame", "encode_png", "render_rack", "render_sheet", "render_table", "supports"]
+__all__ = ["RenderContext", "UnknownGame", "adopt_palettes", "encode_png", "learned_palettes", "render_rack",
+           "render_sheet", "render_table", "supports"]
 
 # modules of this package that are helpers, not games
 _HELPERS = frozenset({"card_base", "cards_french", "cards_spanish", "context", "labels", "layout", "palette",
@@ -61,13 +62,32 @@ def supports(game_id: str) -> bool:
     return True
 
 
-def warm(game_ids: Iterable[str]) -> None:
-    """Learn each game's palette now (about half a second each), so no player waits for it on a first picture."""
+def _palette_specs(game_ids: Iterable[str]) -> dict[str, palettes.Spec]:
+    specs = {}
     for game_id in game_ids:
         if supports(game_id):
             spec = getattr(_module(game_id), "PALETTE", None)
-            if spec is not None:
-                palettes.build(spec)
+            if isinstance(spec, palettes.Spec):
+                specs[game_id] = spec
+    return specs
+
+
+def warm(game_ids: Iterable[str]) -> None:
+    """Learn each game's palette now (about half a second each), so no player waits for it on a first picture."""
+    for spec in _palette_specs(game_ids).values():
+        palettes.build(spec)
+
+
+def learned_palettes(game_ids: Iterable[str]) -> dict[str, bytes]:
+    """Each game's palette, learned here, as bytes another process can `adopt_palettes` (render processes take
+    them from one short-lived learner instead of each paying learning's memory peak)."""
+    return {game_id: palettes.colours(spec) for game_id, spec in _palette_specs(game_ids).items()}
+
+
+def adopt_palettes(learned: Mapping[str, bytes]) -> None:
+    """Use palettes `learned_palettes` gave in another process; pictures come out byte for byte the same."""
+    for game_id, spec in _palette_specs(learned).items():
+        palettes.adopt(spec, learned[game_id])
 
 
 # zlib level of every PNG. Measured on the bench's pictures (bench/render.py views, zlib 1.2.13, CPU ms per

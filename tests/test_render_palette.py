@@ -174,3 +174,26 @@ def test_warm_learns_every_palette_up_front():
     for game_id in ("kenza", "canasta", "tunj"):
         palettes.build(renderers._module(game_id).PALETTE)
     assert palettes.build.cache_info().misses == 3  # the pictures found every palette learned already
+
+
+def test_an_adopted_palette_draws_the_learners_bytes_without_learning(monkeypatch):
+    """Render processes take the palettes one learner process learned (bot/core/pictures.py): adopting its bytes
+    must give the same PNG bytes as learning here, and must not learn again."""
+    state = _played("tunj", 2, 5, 6)
+    view = engine.get("tunj").view(state, None)
+    learned = renderers.learned_palettes(["tunj", "no_such_game"])
+    assert set(learned) == {"tunj"}
+    learner_png = renderers.render_table("tunj", view, "ar", NAMES[:2])
+
+    palette.build.cache_clear()
+
+    def no_learning(*_: object, **__: object) -> Image.Image:
+        raise AssertionError("an adopted palette was learned again")
+
+    monkeypatch.setattr(palette, "learn", no_learning)
+    monkeypatch.setattr(palette, "_given", {})
+    renderers.adopt_palettes(learned)
+    try:
+        assert renderers.render_table("tunj", view, "ar", NAMES[:2]) == learner_png
+    finally:
+        palette.build.cache_clear()  # later tests learn their own again

@@ -1,9 +1,9 @@
 """Drawing the pictures of messages off the event loop, each distinct picture once.
 
 Pillow work is the heaviest part of a move, and in a thread it holds the interpreter lock against the event loop:
-with `processes` > 0 pictures are drawn in a pool of worker processes (each with its own Pillow objects and learned
-palettes), so a second core draws while the loop answers players. With 0 (tests, the console) one render thread
-draws, as before.
+with `processes` > 0 pictures are drawn in a pool of worker processes (each with its own Pillow objects and the
+palettes one learner process learned for them), so a second core draws while the loop answers players. With 0
+(tests, the console) one render thread draws, as before.
 
 A `Picture` is plain data whose key is a digest of everything drawn, so a picture asked for again (a rack whose hand
 did not change while its keyboard did, a table the same after a refused edit, a retry) is taken from a small cache
@@ -41,9 +41,16 @@ def default_processes() -> int:
     return max(1, (os.cpu_count() or 1) - 1)
 
 
-def _warm_worker(games: tuple[str, ...]) -> None:
-    """A worker process's start: learn the games' palettes once, so no player waits for it on a first picture."""
+def _start_worker(games: tuple[str, ...], learned: dict[str, bytes]) -> None:
+    """A worker process's start: take the palettes learned for it, learn any other of its games' (so no player waits
+    for one on a first picture)."""
+    renderers.adopt_palettes(learned)
     renderers.warm(games)
+
+
+def _learn(games: tuple[str, ...]) -> dict[str, bytes]:
+    """In a short-lived process: the games' palettes, as bytes for the render workers."""
+    return renderers.learned_palettes(games)
 
 
 def _ready() -> bool:
@@ -74,6 +81,8 @@ class Pictures:
     def __init__(self, processes: int = 0, *, cache_bytes: int = CACHE_BYTES, games: Iterable[str] = ()) -> None:
         self.processes = processes
         self._games = tuple(games)
+        self._learned: dict[str, bytes] = {}  # palettes learned by `warm`'s learner process, handed to every worker
+        self._learned_for: tuple[str, ...] | None = None  # the games `_learned` was learned for
         self._executor = self._new_executor()
         # Builders that draw inside whole messages (a replay's animation) run on one render thread of this process.
         self._thread: Executor = self._executor if processes <= 0 else ThreadPoolExecutor(
@@ -92,7 +101,7 @@ class Pictures:
         # spawn, not fork: the parent has threads (the database's, maybe a render thread) a fork would copy
         # mid-operation.
         return ProcessPoolExecutor(max_workers=self.processes, mp_context=multiprocessing.get_context("spawn"),
-                                   initializer=_warm_worker, initargs=(self._games,))
+                                   initializer=_start_worker, initargs=(self._games, self._learned))
 
     async def draw(self, picture: Picture) -> bytes:
         """The picture's PNG bytes: from the cache, from a drawing of the same picture under way, or drawn now."""
@@ -162,16 +171,32 @@ class Pictures:
         return self._size
 
     async def warm(self, games: Iterable[str]) -> None:
-        """Before the first player: learn the palettes (in the render thread), or start every worker process
-        (each learns them as it starts)."""
+        """Before the first player: learn the palettes (in the render thread), or learn them once in a short-lived
+        process and start every worker process with them.
+
+        Learning peaks about 55 MiB above what drawing needs (renderers.palette.adopt), and a process keeps its
+        peak's pages long after: learned in each worker, that peak stayed in every worker's memory for its whole
+        life. The learner exits before the workers start, so its peak is paid once, before any player."""
         if self.processes <= 0:
             await self._submit(renderers.warm, tuple(games))
             return
-        if tuple(games) != self._games:
-            self._games = tuple(games)
+        games = tuple(games)
+        if games != self._learned_for:
+            self._games = games
+            self._learned = await self._learn(games)
+            self._learned_for = games
             self._executor.shutdown(wait=False)
             self._executor = self._new_executor()
         await asyncio.gather(*(self._submit(_ready) for _ in range(self.processes)))
+
+    async def _learn(self, games: tuple[str, ...]) -> dict[str, bytes]:
+        learner = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
+        try:
+            with _lean_children():
+                job = asyncio.get_running_loop().run_in_executor(learner, _learn, games)
+            return await job
+        finally:
+            await asyncio.to_thread(learner.shutdown, True)  # gone before the workers start
 
     def close(self) -> None:
         self._executor.shutdown(wait=True)
