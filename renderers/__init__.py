@@ -24,13 +24,14 @@ from PIL import Image
 
 from renderers import palette as palettes
 from renderers.context import RenderContext
+from renderers.png import fast_palette_png
 
 __all__ = ["RenderContext", "UnknownGame", "adopt_palettes", "encode_png", "learned_palettes", "render_rack",
            "render_sheet", "render_table", "supports"]
 
 # modules of this package that are helpers, not games
 _HELPERS = frozenset({"card_base", "cards_french", "cards_spanish", "context", "labels", "layout", "palette",
-                      "picture", "score_sheet", "text"})
+                      "picture", "png", "score_sheet", "text"})
 _GAME_ID = re.compile(r"^[a-z][a-z0-9_]*$")
 
 
@@ -90,12 +91,12 @@ def adopt_palettes(learned: Mapping[str, bytes]) -> None:
         palettes.adopt(spec, learned[game_id])
 
 
-# zlib level of every PNG. Measured on the bench's pictures (bench/render.py views, zlib 1.2.13, CPU ms per
-# picture / mean bytes): Tunj table 740x702, level 6 5.0 ms / 25.2 KB, level 3 2.3-2.9 ms / 30.1 KB, level 1
-# 2.3 ms / 33.6 KB; Canasta 3.4-3.7 ms / 17.1 KB at 6, 1.7 ms / 20.5 KB at 3. Zlib was half of a Tunj picture's
-# whole drawing time in a render worker, and the render workers were the bottleneck of a busy evening (issue 14),
-# while Telegram recompresses photos anyway: level 3 halves that half for a fifth more bytes (largest picture of
-# the bench ~35 KB, well under the 60 KB budget). Levels 1-2 are no faster than 3 and larger.
+# zlib level of a PNG that Pillow writes (renderers/png.py writes palette pictures faster where it can).
+# Measured on the bench's pictures (bench/render.py views, zlib 1.2.13, CPU ms per picture / mean bytes): Tunj
+# table 740x702, level 6 5.0 ms / 25.2 KB, level 3 2.3-2.9 ms / 30.1 KB, level 1 2.3 ms / 33.6 KB; Canasta 3.4-3.7
+# ms / 17.1 KB at 6, 1.7 ms / 20.5 KB at 3. Zlib was half of a Tunj picture's time in a render worker, the render
+# workers the bottleneck of a busy evening (issue 14), and Telegram recompresses photos anyway: level 3 halves
+# that half for a fifth more bytes (well under the 60 KB budget). Levels 1-2 are no faster than 3 and larger.
 COMPRESS_LEVEL = 3
 
 
@@ -108,6 +109,9 @@ def encode_png(image: Image.Image, palette: bool = True) -> bytes:
     """
     if palette and image.mode == "RGB":
         image = image.quantize(256, method=Image.Quantize.FASTOCTREE)
+    fast = fast_palette_png(image)  # the same pixels, deflated about six times faster (renderers/png.py)
+    if fast is not None:
+        return fast
     buffer = io.BytesIO()
     image.save(buffer, "PNG", optimize=False, compress_level=COMPRESS_LEVEL)
     return buffer.getvalue()
