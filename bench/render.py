@@ -242,8 +242,11 @@ def measure(game_id: str, k: int, lang: str, raqm: bool | None, save: Path | Non
 
 
 # Profile entries whose cumulative time is one stage of a picture (matched on "file:function").
-STAGES = (("PNG encode (zlib)", "PIL/PngImagePlugin.py", "_save"),
-          ("palette mapping", "renderers/palette.py", "apply"))
+STAGES = (("drawing (the game module's render_rack)", "", "render_rack"),
+          ("drawing (the game module's render_table)", "", "render_table"),
+          ("palette mapping", "renderers/palette.py", "apply"),
+          ("PNG written by Pillow (zlib)", "PIL/PngImagePlugin.py", "_save"),
+          ("PNG written by renderers/png.py (ISA-L)", "renderers/png.py", "fast_palette_png"))
 
 
 def profile(game_id: str, k: int, lang: str, raqm: bool | None, top: int) -> None:
@@ -266,9 +269,10 @@ def profile(game_id: str, k: int, lang: str, raqm: bool | None, top: int) -> Non
         where = name if file == "~" else f"{Path(file).parent.name}/{Path(file).name}:{line}({name})"
         print(f"  {100 * tottime / total:6.1f} {100 * cumtime / total:6.1f} {calls:7d} "
               f"{1000 * tottime / max(calls, 1):8.3f} {1000 * tottime / pictures:7.3f}  {where}")
+    game_file = f"renderers/{game_id}.py"
     for label, file_end, function in STAGES:
         cumulative = sum(cumtime for (file, _, name), (_, _, _, cumtime, _) in entries.items()
-                         if name == function and file.endswith(file_end))
+                         if name == function and file.endswith(file_end or game_file))
         print(f"  {label}: {100 * cumulative / total:.1f}% ({1000 * cumulative / pictures:.2f} ms per picture)")
 
 
