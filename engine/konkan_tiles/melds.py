@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from itertools import combinations
 
 from engine.errors import IllegalMove
@@ -38,9 +38,10 @@ class Shape:
     high: int
     cells: tuple[str, ...]
 
-    @property
+    @cached_property
     def value(self) -> int:
-        """Opening value: a joker counts the position it fills."""
+        """Opening value: a joker counts the position it fills. (Kept once worked out: the searches ask each
+        meld of a hand again and again; the fields it depends on are frozen.)"""
         if self.kind == "set":
             return number_value(self.number or 0) * len(self.cells)
         return sum(number_value(position) for position in range(self.low, self.high + 1))
@@ -72,7 +73,14 @@ def _positions(number: int, low: int, high: int) -> list[int]:
 
 
 def read(entries: Sequence[Entry], joker: str | None, *, konkan: bool = False) -> list[Shape]:
-    """Every interpretation of `entries` as one meld (ordinary lengths, or the 10-tile Konkan run)."""
+    """Every interpretation of `entries` as one meld (ordinary lengths, or the 10-tile Konkan run). Kept per
+    entries once read: listing moves, checking each listed move and the bots' scoring read the same melds again
+    and again."""
+    return list(_read(tuple(entries), joker, konkan))
+
+
+@lru_cache(maxsize=16384)
+def _read(entries: tuple[Entry, ...], joker: str | None, konkan: bool) -> tuple[Shape, ...]:
     size = len(entries)
     naturals: list[tuple[str, str, int]] = []
     stands: list[str | None] = []
@@ -84,7 +92,7 @@ def read(entries: Sequence[Entry], joker: str | None, *, konkan: bool = False) -
             naturals.append((tile, *found))
     wilds = len(stands)
     if not naturals or (size == 3 and wilds >= 2):
-        return []
+        return ()
     shapes: list[Shape] = []
     colors = [color for _, color, _ in naturals]
     numbers = {number for _, _, number in naturals}
@@ -103,7 +111,7 @@ def read(entries: Sequence[Entry], joker: str | None, *, konkan: bool = False) -
             shape = _run_window(naturals, stands, joker, color, low, low + size - 1)
             if shape is not None:
                 shapes.append(shape)
-    return shapes
+    return tuple(shapes)
 
 
 def _run_window(naturals: list[tuple[str, str, int]], stands: list[str | None], joker: str | None, color: str,
@@ -308,13 +316,18 @@ def hand_melds(hand: tuple[str, ...], joker: str | None, konkan: bool = False) -
                                 found.setdefault(shape.cells, shape)
     lengths = (KONKAN_RUN,) if konkan else RUN_LENGTHS
     for color in COLORS:
+        # held[p]: tiles of this colour held at run positions 1..p, so a window missing more tiles than the
+        # jokers can fill is passed over without listing its spots (most windows of a hand are).
+        held = [0] * (HIGH_ACE + 1)
+        for p in range(1, HIGH_ACE + 1):
+            held[p] = held[p - 1] + ((color, 1 if p == HIGH_ACE else p) in available)
         for size in lengths:
+            limit = min(wilds, 1 if size == 3 else 2)
             for low in range(1, HIGH_ACE - size + 2):
+                if size - (held[low + size - 1] - held[low - 1]) > limit:
+                    continue
                 spots = range(low, low + size)
                 missing = [p for p in spots if (color, 1 if p == HIGH_ACE else p) not in available]
-                limit = min(wilds, 1 if size == 3 else 2)
-                if len(missing) > limit:
-                    continue
                 present = [p for p in spots if p not in missing]
                 for extra in range(0, limit - len(missing) + 1):
                     for swapped in combinations(present, extra):
@@ -343,46 +356,10 @@ def best_opening(hand: tuple[str, ...], joker: str | None, must: str | None = No
                  keep: int = 1) -> tuple[int, tuple[Shape, ...]]:
     """The highest-valued set of disjoint melds in `hand` leaving at least `keep` tiles (one for the discard);
     with `must`, one meld holds that tile. (0, ()) when nothing can be laid."""
-    shapes = hand_melds(tuple(sorted(hand, key=tile_key)), joker)
-    by_tile: dict[str, list[tuple[Shape, tuple[tuple[str, int], ...], Counter]]] = {}
-    for shape in shapes:
-        use = _use(shape)
-        item = (shape, tuple(use.items()), use)
-        for tile in use:
-            by_tile.setdefault(tile, []).append(item)
-    order = [tile for tile in sorted(set(hand), key=tile_key) if tile in by_tile and natural(tile, joker) is not None]
-    counts = Counter(tile for tile in hand if tile in by_tile)
-    limit = len(hand) - keep
-    memo: dict[tuple, tuple[int, tuple[Shape, ...], int] | None] = {}
-
-    def walk(have: Counter, need: str | None) -> tuple[int, tuple[Shape, ...], int] | None:
-        key = (tuple(have[tile] for tile in order), have.get(joker, 0) if joker else 0, need)
-        if key in memo:
-            return memo[key]
-        pick = need if need is not None else next((tile for tile in order if have[tile]), None)
-        if pick is None:
-            memo[key] = (0, (), 0)
-            return memo[key]
-        best: tuple[int, tuple[Shape, ...], int] | None = None
-        if need is None:
-            rest = Counter(have)
-            rest[pick] -= 1
-            best = walk(rest, None)
-        for shape, items, use in by_tile.get(pick, ()):
-            if all(have.get(tile, 0) >= n for tile, n in items):
-                after = walk(have - use, None)
-                if after is None:
-                    continue
-                option = (after[0] + shape.value, (shape, *after[1]), after[2] + len(shape.cells))
-                if best is None or option[0] > best[0]:
-                    best = option
-        memo[key] = best
-        return best
-
-    found = walk(counts, must)
+    found = _opening_search(tuple(sorted(hand, key=tile_key)), joker, must)
     if found is None or not found[1]:
         return 0, ()
-    if found[2] <= limit:
+    if found[2] <= len(hand) - keep:
         return found[0], found[1]
     best_value, best_shapes = 0, ()
     for tile in sorted(set(hand), key=tile_key):
@@ -394,6 +371,72 @@ def best_opening(hand: tuple[str, ...], joker: str | None, must: str | None = No
         if value > best_value:
             best_value, best_shapes = value, melds
     return best_value, best_shapes
+
+
+@lru_cache(maxsize=4096)
+def _opening_search(hand: tuple[str, ...], joker: str | None,
+                    must: str | None) -> tuple[int, tuple[Shape, ...], int] | None:
+    """The best disjoint melds of a sorted `hand` (value, melds, cells they use), whatever is left over: the
+    search behind `best_opening`, shared by every `keep` (the searched counts do not depend on it).
+
+    Tiles are tried in print order: the first natural left is either left loose or laid in one of its melds,
+    the melds in `hand_melds` order, the first best option kept. The counts of the tiles any meld uses are packed
+    into one integer, a field of bits per tile (natural tiles in print order, then the joker), so a step's checks
+    and subtractions are integer operations and its memo key is that integer. The top (guard) bit of each field
+    tells whether a meld fits: subtracting its counts from the counts with every guard set clears a guard exactly
+    where a count would go below zero (a field holds the largest count with a bit to spare, so nothing borrows
+    from the next field)."""
+    shapes = hand_melds(hand, joker)
+    by_tile: dict[str, list[tuple[Shape, Counter]]] = {}
+    for shape in shapes:
+        use = _use(shape)
+        for tile in use:
+            by_tile.setdefault(tile, []).append((shape, use))
+    order = [tile for tile in sorted(set(hand), key=tile_key) if tile in by_tile and natural(tile, joker) is not None]
+    slots = order + ([joker] if joker is not None and joker in by_tile else [])  # type: ignore[list-item]
+    index = {tile: i for i, tile in enumerate(slots)}
+    counts = Counter(tile for tile in hand if tile in index)
+    field = max(counts.values(), default=1).bit_length() + 1  # bits per count: the guard above the largest
+    guard = sum(1 << (field * i + field - 1) for i in range(len(slots)))
+    naturals = (1 << (field * len(order))) - 1  # the fields of the natural tiles
+    packed = {id(shape): (shape, sum(n << (field * index[tile]) for tile, n in use.items()), shape.value,
+                          len(shape.cells)) for shape, use in (item for items in by_tile.values() for item in items)}
+    options = [[packed[id(shape)] for shape, _ in by_tile[tile]] for tile in slots]
+    start = sum(n << (field * index[tile]) for tile, n in counts.items())
+    memo: dict[tuple[int, int | None], tuple[int, tuple[Shape, ...], int] | None] = {}
+
+    def walk(have: int, need: int | None) -> tuple[int, tuple[Shape, ...], int] | None:
+        key = (have, need)
+        if key in memo:
+            return memo[key]
+        if need is not None:
+            pick = need
+        else:
+            left = have & naturals
+            if not left:
+                memo[key] = (0, (), 0)
+                return memo[key]
+            pick = ((left & -left).bit_length() - 1) // field
+        best: tuple[int, tuple[Shape, ...], int] | None = None
+        if need is None:
+            best = walk(have - (1 << (field * pick)), None)
+        guarded = have | guard
+        for shape, use, value, cells in options[pick]:
+            after_use = guarded - use
+            if after_use & guard != guard:
+                continue  # the meld needs a tile `have` lacks
+            after = walk(after_use & ~guard, None)
+            if after is None:
+                continue
+            option = (after[0] + value, (shape, *after[1]), after[2] + cells)
+            if best is None or option[0] > best[0]:
+                best = option
+        memo[key] = best
+        return best
+
+    if must is not None and must not in index:
+        return None  # no meld holds that tile
+    return walk(start, None if must is None else index[must])
 
 
 @lru_cache(maxsize=4096)
