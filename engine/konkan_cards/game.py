@@ -29,6 +29,7 @@ Decisions where the rules file is silent, taken as the seed's app would play the
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterator
 from itertools import combinations
 from typing import Any
 
@@ -471,7 +472,7 @@ def _take_refusal(state: State, seat: int) -> IllegalMove | None:
     hands = list(state["hands"])
     hands[seat] = [*hands[seat], pile[0]]
     trial = {**state, "hands": hands, "discard": pile[1:], "must_use": pile[0], "phase": "play"}
-    if _play_moves(trial, seat):
+    if next(_each_play_move(trial, seat), None) is not None:
         return None
     if not _opened(state)[seat]:
         return IllegalMove(f"you may take {pile[0]} only to meld it at once: with your hand it makes no opening "
@@ -481,47 +482,58 @@ def _take_refusal(state: State, seat: int) -> IllegalMove | None:
 
 
 # ---- move generation ------------------------------------------------------------------------------------------
-def _collect(moves: list[str], seen: set[str], check: Any, *args: Any) -> None:
+def _fresh(seen: set[str], check: Any, *args: Any) -> Iterator[str]:
+    """The move `check` makes of `args`, unless it is refused or already listed."""
     try:
         move = check(*args)
     except IllegalMove:
         return
     if move not in seen:
         seen.add(move)
-        moves.append(move)
+        yield move
 
 
 def _play_moves(state: State, seat: int) -> list[str]:
     """Melds (each single meld; plus the best several-meld opening and any Konkan), lay-offs, swaps, discards."""
+    return list(_each_play_move(state, seat))
+
+
+def _each_play_move(state: State, seat: int) -> Iterator[str]:
+    """`_play_moves` one at a time, in its order: whether there is any (may the discard be taken?) is known at
+    the first, without the searches behind the rest."""
     hand = state["hands"][seat]
-    moves: list[str] = []
     seen: set[str] = set()
+    single = False  # a single meld is listed: the several-meld opening is not searched
     opened = _opened(state)[seat]
     committed = state["committed"][seat]
     forced = state["must_use"]
     konkan = find_konkan(hand)
     if konkan:
-        _collect(moves, seen, _check_meld, state, seat, [tokens_of(meld.cards) for meld in konkan])
+        for move in _fresh(seen, _check_meld, state, seat, [tokens_of(meld.cards) for meld in konkan]):
+            single = single or (move.startswith("meld") and "|" not in move)
+            yield move
     if committed:
-        return moves + _discards(hand)
+        yield from _discards(hand)
+        return
     for meld in candidate_melds(hand):
         if forced is None or forced in meld.use:
-            _collect(moves, seen, _check_meld, state, seat, [tokens_of(meld.cards)])
-    if not opened and not any(move.startswith("meld") and "|" not in move for move in moves):
+            for move in _fresh(seen, _check_meld, state, seat, [tokens_of(meld.cards)]):
+                single = single or (move.startswith("meld") and "|" not in move)
+                yield move
+    if not opened and not single:
         best = best_opening(hand, _minimum(state), forced=forced)
         if best:
-            _collect(moves, seen, _check_meld, state, seat, [tokens_of(meld.cards) for meld in best])
+            yield from _fresh(seen, _check_meld, state, seat, [tokens_of(meld.cards) for meld in best])
     if opened:
         for number, meld in enumerate(state["melds"], start=1):
             for tokens in _lay_off_options(meld["cards"], hand):
                 if forced is None or any(card == forced for card, _ in tokens):
-                    _collect(moves, seen, _check_add, state, seat, tokens, number)
+                    yield from _fresh(seen, _check_add, state, seat, tokens, number)
             needs = swap_needs(meld["cards"])
             if needs and forced is None:
-                _collect(moves, seen, _check_swap, state, seat, needs, number)
+                yield from _fresh(seen, _check_swap, state, seat, needs, number)
     if forced is None:
-        moves += _discards(hand)
-    return moves
+        yield from _discards(hand)
 
 
 def _lay_off_options(table: list[str], hand: list[str]) -> list[list[Token]]:
@@ -553,14 +565,17 @@ def _lay_off_options(table: list[str], hand: list[str]) -> list[list[Token]]:
     def card_at(position: int) -> str:
         return "A" + suit if position in (1, 14) else "A23456789TJQK"[position - 1] + suit
 
+    allowed = 1 if jokers else 0  # missing cards a group may have (a joker fills one)
     for down in range(0, min(len(below), room) + 1):
+        if sum(1 for p in below[:down] if not counts[card_at(p)]) > allowed:
+            break  # reaching further down only misses more, whatever goes up
         for up in range(0, min(len(above), room - down) + 1):
             if down + up == 0:
                 continue
             places = below[:down] + above[:up]
             missing = [p for p in places if not counts[card_at(p)]]
-            if len(missing) > 1 or (missing and not jokers):
-                continue
+            if len(missing) > allowed:
+                break  # reaching further up only misses more
             if missing:
                 out.append([(JOKER, card_at(p)) if p == missing[0] else (card_at(p), None) for p in places])
                 continue
