@@ -7,6 +7,8 @@ seat of every position of bot and random matches."""
 from __future__ import annotations
 
 import random
+from collections import Counter
+from collections.abc import Sequence
 from functools import lru_cache
 from itertools import combinations
 from typing import Any
@@ -16,12 +18,15 @@ from engine.bots import decide
 from engine.cards import JOKER
 from engine.errors import IllegalMove
 from engine.konkan_cards import game as G
-from engine.konkan_cards.cards import is_joker, rank_number
+from engine.konkan_cards.cards import is_joker, rank_number, rank_value
 from engine.konkan_cards.melds import (
+    Meld,
     Token,
     best_opening,
     candidate_melds,
     find_konkan,
+    fits,
+    keeps_a_discard,
     read_meld,
     swap_needs,
     tokens_of,
@@ -57,7 +62,7 @@ def ref_play_moves(state: dict, seat: int) -> list[str]:
         if forced is None or forced in meld.use:
             ref_collect(moves, seen, G._check_meld, state, seat, [tokens_of(meld.cards)])
     if not opened and not any(move.startswith("meld") and "|" not in move for move in moves):
-        best = best_opening(hand, G._minimum(state), forced=forced)
+        best = ref_best_opening(hand, G._minimum(state), forced=forced)
         if best:
             ref_collect(moves, seen, G._check_meld, state, seat, [tokens_of(meld.cards) for meld in best])
     if opened:
@@ -71,6 +76,49 @@ def ref_play_moves(state: dict, seat: int) -> list[str]:
     if forced is None:
         moves += G._discards(hand)
     return moves
+
+
+def ref_best_opening(
+    hand: Sequence[str],
+    minimum: int,
+    forced: str | None = None,
+    node_limit: int = 40_000,
+) -> list[Meld] | None:
+    """The highest-valued set of melds the hand can lay in one move worth at least `minimum`, keeping a card to
+    discard (ties: more cards laid). With `forced` (a just-taken discard) one meld must hold that card.
+
+    A depth-first search over the candidate melds, pruned by the worth of the cards still in hand; capped at
+    `node_limit` nodes so a freak hand cannot stall a turn (the best found so far is returned).
+    """
+    counts = Counter(JOKER if is_joker(card) else card for card in hand)
+    melds = candidate_melds(hand)
+    if forced is not None and not any(forced in meld.use for meld in melds):
+        return None
+    best: list = [None, -1, -1]
+    nodes = [0]
+
+    def potential(left: Counter) -> int:
+        return sum((11 if card == JOKER else rank_value(card[0])) * number for card, number in left.items())
+
+    def walk(start: int, chosen: list[Meld], worth: int, laid: int, left: Counter, used_forced: bool) -> None:
+        nodes[0] += 1
+        if chosen and worth >= minimum and (forced is None or used_forced) and keeps_a_discard(left):
+            if worth > best[1] or (worth == best[1] and laid > best[2]):
+                best[0], best[1], best[2] = list(chosen), worth, laid
+        if nodes[0] > node_limit or worth + potential(left) <= best[1]:
+            return
+        for index in range(start, len(melds)):
+            meld = melds[index]
+            use = meld.use
+            if not fits(use, left):
+                continue
+            chosen.append(meld)
+            walk(index + 1, chosen, worth + meld.value, laid + meld.size, left - use,
+                 used_forced or (forced is not None and forced in use))
+            chosen.pop()
+
+    walk(0, [], 0, 0, counts, False)
+    return best[0]
 
 
 def ref_lay_off_options(table: list[str], hand: list[str]) -> list[list[Token]]:
@@ -159,6 +207,17 @@ def test_play_moves_are_listed_as_before_for_every_seat():
                 assert G._lay_off_options(meld["cards"], state["hands"][seat]) == \
                     ref_lay_off_options(meld["cards"], state["hands"][seat])
     assert compared > 500
+
+
+def test_best_opening_finds_the_same_melds_as_before():
+    for state in positions(range(6), 250)[::3]:
+        for seat in range(state["players"]):
+            hand = state["hands"][seat]
+            for minimum, forced in ((0, None), (51, None), (71, None), (51, hand[len(hand) // 2])):
+                assert best_opening(hand, minimum, forced) == ref_best_opening(hand, minimum, forced), (hand, forced)
+    shuffled = list(hand)
+    random.Random(1).shuffle(shuffled)
+    assert best_opening(shuffled, 0) == ref_best_opening(hand, 0)
 
 
 def test_the_discard_may_be_taken_exactly_when_it_could_before():

@@ -298,7 +298,16 @@ def best_opening(
     A depth-first search over the candidate melds, pruned by the worth of the cards still in hand; capped at
     `node_limit` nodes so a freak hand cannot stall a turn (the best found so far is returned).
     """
-    counts = Counter(JOKER if is_joker(card) else card for card in hand)
+    found = _best_opening(tuple(sorted(JOKER if is_joker(card) else card for card in hand)), minimum, forced,
+                          node_limit)
+    return None if found is None else list(found)
+
+
+@lru_cache(maxsize=4096)
+def _best_opening(hand: tuple[str, ...], minimum: int, forced: str | None, node_limit: int) -> tuple[Meld, ...] | None:
+    """The search behind `best_opening`, cached by the sorted hand (jokers as one `X`, as the search sees them):
+    a turn asks it for the same hand from the move listing, the take check and the bot."""
+    counts = Counter(hand)
     melds = candidate_melds(hand)
     if forced is not None and not any(forced in meld.use for meld in melds):
         return None
@@ -326,7 +335,7 @@ def best_opening(
             chosen.pop()
 
     walk(0, [], 0, 0, counts, False)
-    return best[0]
+    return None if best[0] is None else tuple(best[0])
 
 
 def is_konkan(melds: Sequence[Meld]) -> bool:
