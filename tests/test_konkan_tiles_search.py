@@ -265,3 +265,17 @@ def test_readings_are_the_same_and_a_fresh_list_each_time():
     first = M.read(entries, None)
     first.clear()  # a caller changing its list does not change what the next reader gets
     assert M.read(entries, None) == ref_read(entries, None) != []
+
+
+def test_finishing_tiles_do_not_depend_on_the_order_of_the_hand():
+    found = 0
+    for hand, joker in cases():
+        expected = M.finishing_tiles(sorted(hand, key=tile_key), joker)
+        shuffled = list(hand)
+        random.Random(len(hand)).shuffle(shuffled)
+        answer = M.finishing_tiles(shuffled, joker)
+        assert answer == expected, (hand, joker)
+        answer.append("R1")  # a caller's list is its own
+        assert M.finishing_tiles(shuffled, joker) == expected
+        found += bool(expected)
+    assert found  # some hands do finish

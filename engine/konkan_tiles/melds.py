@@ -478,13 +478,18 @@ def _partition(counts: Counter, uses: list[tuple[Shape, Counter]], joker: str | 
 
 
 def finishing_tiles(hand: Iterable[str], joker: str | None) -> list[str]:
-    """The tiles whose discard leaves a hand made wholly of melds (each distinct tile once)."""
-    tiles = sorted(hand, key=tile_key)
-    shapes = hand_melds(tuple(tiles), joker)
+    """The tiles whose discard leaves a hand made wholly of melds (each distinct tile once). Kept per sorted
+    hand: the seat's rack and its move check list the same hand's moves."""
+    return list(_finishing_tiles(tuple(sorted(hand, key=tile_key)), joker))
+
+
+@lru_cache(maxsize=4096)
+def _finishing_tiles(tiles: tuple[str, ...], joker: str | None) -> tuple[str, ...]:
+    shapes = hand_melds(tiles, joker)
     covered = {tile for shape in shapes for tile in shape.tiles}
     loose = {tile for tile in tiles if tile not in covered}
     if len(loose) > 1:
-        return []
+        return ()
     candidates = sorted(loose) if loose else sorted(set(tiles), key=tile_key)
     uses = [(shape, _use(shape)) for shape in shapes]
     out = []
@@ -493,7 +498,7 @@ def finishing_tiles(hand: Iterable[str], joker: str | None) -> list[str]:
         rest[tile] -= 1
         if _partition(rest, uses, joker) is not None:
             out.append(tile)
-    return out
+    return tuple(out)
 
 
 def code_for(color: str, position: int, joker: str | None) -> str:
