@@ -163,7 +163,10 @@ def prepare(scope: str, work: Path, fresh: bool, source: Path = ROOT, only_tests
         f"only_mutate = {toml_list(mutated_files(scope))}\n"
         f"also_copy = {toml_list(others)}\n"
         f"pytest_add_cli_args_test_selection = {toml_list(tests + ['-k', ' and '.join(slow)])}\n"
-        'pytest_add_cli_args = ["-p", "no:cacheprovider", "-x", "-q"]\n'
+        # pytest-timeout's 120 s is wall-clock time: on a loaded machine, with mutmut tracing every call, a whole bot
+        # match can pass it, failing the stats run or passing a mutant's timeout for a kill. mutmut limits each
+        # mutant's CPU time itself (endless loops), so the safety net here only catches waits that never end.
+        'pytest_add_cli_args = ["-p", "no:cacheprovider", "-x", "-q", "--timeout", "1800"]\n'
         # An endless loop (a mutated bound) is a kill; do not wait mutmut's 15x the tests' time, but leave room for a
         # machine shared with other jobs (a run slowed by load must not pass for a kill).
         "timeout_multiplier = 5.0\n",
