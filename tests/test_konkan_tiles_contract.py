@@ -117,6 +117,17 @@ def test_result_shape_by_team():
     assert GAME.to_move(GAME.new(2, {"mode": "private"}, seed=3)) in (0, 1)
 
 
+def test_a_layout_with_a_word_that_is_no_tile_names_the_pile():
+    """NOTATION.md: layout piles are given "as card codes" under the keys `hands`, `stock`, `discard`, …; a pile
+    holding something that is no tile is refused (ValueError) naming the key it was found under."""
+    for key in ("hands", "stock", "discard"):
+        layout = {"hands": [[], [], [], []], "indicator": "Y5"}
+        layout[key] = [["Z9"], [], [], []] if key == "hands" else ["Z9"]
+        with pytest.raises(ValueError) as caught:
+            GAME.new(4, {}, layout=layout)
+        assert str(caught.value) == f"{key}: 'Z9' is not a tile (e.g. R9, K13, B1, F)"
+
+
 def test_layout_checks():
     with pytest.raises(ValueError, match="appears 3 times"):
         GAME.new(4, {}, layout={"hands": [["R1", "R1"], ["R1"], [], []], "indicator": "Y5"})
