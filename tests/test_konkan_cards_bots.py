@@ -104,3 +104,41 @@ def test_does_not_commit_far_from_a_konkan():
     state = GAME.apply(layout([hand, ["6S", "5D", "KC", "9S"]], stock=["4S", "8C"], round=5), 1, "discard KC")
     assert konkan_distance(hand) > 3
     assert choose(state) == "draw"
+
+
+def test_opens_as_soon_as_the_minimum_allows_when_no_hand_is_near():
+    """The bot's plan (engine/konkan_cards/bots.py): "open as soon as the minimum allows unless the whole hand is
+    one or two cards away from going out by Hand". K K K (30) + 7 8 9 of clubs (24) = 54 ≥ 51 leaves five loose
+    cards: far from a Hand, so it opens."""
+    hand = ["KS", "KH", "KD", "7C", "8C", "9C", "2D", "5S", "JH", "4C"]
+    state = GAME.apply(layout([hand, ["AS", "2C", "5D"]], stock=["9H", "6D"]), 1, "discard 2C")
+    state = GAME.apply(state, 0, "draw")
+    assert choose(state) == "meld 7C 8C 9C | KS KH KD"
+
+
+def test_discards_a_lone_card_rather_than_one_with_partners():
+    """The bot's plan: discard "a lone card over one that has partners" — 2H and 3H could grow into a run of hearts;
+    the king and the queen of other suits have no partner."""
+    state = GAME.apply(layout([["2H", "3H", "KS"], ["AS", "2C", "5D"]], stock=["QD", "6D"]), 1, "discard 2C")
+    state = GAME.apply(state, 0, "draw")
+    assert choose(state) in ("discard KS", "discard QD")
+
+
+def test_a_committed_bot_discards_a_card_outside_its_konkan():
+    """konkan-cards.md: after committing "you may only meld when the Konkan is complete", so the committed bot keeps
+    its run of hearts and its kings and throws a card that belongs to neither."""
+    state = layout([KONKAN_HAND, ["6S", "5D", "KC", "9S"]], stock=["4C", "8C"], round=5, scores=[300, 0])
+    state = GAME.apply(state, 1, "discard 9S")
+    state = GAME.apply(state, 0, "commit")
+    assert choose(state) == "draw"
+    state = GAME.apply(state, 0, "draw")
+    move = choose(state)
+    assert move in GAME.legal_moves(state, 0) and move in ("discard 2D", "discard 4C")
+
+
+def test_konkan_distance_lets_the_joker_fill_a_gap_in_the_run():
+    """konkan_distance: how many cards the hand lacks for a Konkan, "each meld may take one joker" (rules: "Jokers
+    allowed, one per meld") — a run of hearts missing its 7 plus a joker, and four kings, lack nothing."""
+    run = ["3H", "4H", "5H", "6H", "X", "8H", "9H", "TH", "JH", "QH"]
+    assert konkan_distance(run + ["KS", "KH", "KD", "KC"]) == 0
+    assert konkan_distance(run[:4] + run[5:] + ["2D", "KS", "KH", "KD", "KC"]) == 1

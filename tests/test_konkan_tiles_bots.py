@@ -76,3 +76,13 @@ def test_a_normal_team_beats_a_random_team():
                                                                chooser))
         won += GAME.result(state)["winners"] == [team]
     assert won >= 3
+
+
+def test_normal_takes_a_discard_that_brings_a_konkan_run_to_eight():
+    """The bot's plan (engine/konkan_tiles/bots.py): "take the last discard only when it opens the hand, improves an
+    opened hand, or feeds a Konkan run that is close (eight of its ten tiles in hand)". Blue 2-8 with B9 make eight
+    of the blue 1-10 run, and B9 cannot make the 81 an opening needs (blue runs are at most 5 tiles: 35 + 9)."""
+    blues = ["B2", "B3", "B4", "B5", "B6", "B7", "B8", "R11", "K13", "Y1", "R6", "K3", "Y9", "R13"]
+    state = GAME.apply(lay(hands=[["B9", "R2"], blues, ["R5", "R7"], ["R3", "R4"]]), 0, "discard B9")
+    assert "take" in GAME.legal_moves(state, 1)
+    assert NormalBot().choose(GAME.view(state, 1), GAME.legal_moves(state, 1), random.Random(1)) == "take"
