@@ -364,6 +364,16 @@ def test_ghost_turns_draw_and_discard_the_same_tile():
     assert "take" in GAME.legal_moves(state, 2)  # a ghost's discard triggers nothing and may be taken
 
 
+def test_every_view_shows_the_ghost_turns_since_the_last_move():
+    """konkan-tiles.md, Elimination: an eliminated player "each turn draws a tile and immediately discards the same
+    tile" — a discard on the open pile, so every seat and the public view are told which tile that seat threw."""
+    hands = [["R2", "R3"], ["K5", "K6"], ["B5", "B6"], ["Y7", "Y8"]]
+    state = play(lay(hands=hands, eliminated=[False, True, False, False], stock=["B1", "R11", "K4"]), "discard R2")
+    for seat in (None, 0, 1, 2, 3):
+        assert GAME.view(state, seat)["ghosts"] == [{"seat": 1, "tile": "B1"}]
+    assert GAME.view(play(state, "draw"), None)["ghosts"] == []
+
+
 def test_three_reshuffles_then_a_void_round_with_the_same_captain():
     hands = [["R2", "R3"], ["K5", "K6"], ["B5", "B6"], ["Y7", "Y8"]]
     state = lay(hands=hands, stock=[], discard=["R9", "R10"], captain=0)
