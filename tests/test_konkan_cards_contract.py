@@ -115,6 +115,18 @@ def test_views_hide_other_hands_and_the_stock():
     assert mine["reshuffles_left"] == 3 and mine["rounds"] == 5 and mine["minimum"] == 51
 
 
+def test_a_seat_number_not_at_the_table_is_shown_no_hand():
+    """NOTATION.md: `view(state, seat)` is what that seat may see; a number that is no seat of this two-player table
+    (2, or -1) sees no cards of anybody's hand, as the public view."""
+    state = layout_state()
+    public = GAME.view(state, None)
+    for seat in (2, -1):
+        view = GAME.view(state, seat)
+        assert view["hand"] is None and view["can_commit"] is False
+        assert {key: value for key, value in view.items() if key != "seat"} == \
+            {key: value for key, value in public.items() if key != "seat"}
+
+
 def test_result_shape():
     result = GAME.result(GAME.new(3, seed=4))
     assert result == {"over": False, "round": 1, "scores": [0, 0, 0], "history": [], "winners": [], "draw": False,
