@@ -474,3 +474,13 @@ def test_options_are_checked():
         GAME.new(1)
     assert GAME.new(3)["options"] == {"variant": "konkan51"}
     assert GAME.new(2, {"variant": "konkan71"})["options"]["variant"] == "konkan71"
+
+
+def test_a_joker_alone_may_be_laid_off_on_a_set_and_is_listed():
+    """konkan-cards.md: "After opening you may lay off on any open meld"; "A joker stands for any card … At most one
+    joker per meld" — a set of three 7s takes the joker as its fourth card. NOTATION.md: `legal_moves` lists every
+    legal single lay-off, so `add X to 1` is among them."""
+    melds = [{"seat": 0, "cards": ["7H", "7S", "7D"]}]
+    state = play(start([["X", "5C", "9D"], ["AS", "2C", "5D"]], stock=["QS", "6D"], melds=melds), "discard 2C", "draw")
+    assert "add X to 1" in GAME.legal_moves(state, 0)
+    assert play(state, "add X to 1")["melds"][0]["cards"] == ["7S", "7H", "7D", "X"]
