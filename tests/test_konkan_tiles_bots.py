@@ -76,33 +76,3 @@ def test_a_normal_team_beats_a_random_team():
                                                                chooser))
         won += GAME.result(state)["winners"] == [team]
     assert won >= 3
-
-
-def test_normal_takes_a_discard_that_brings_a_konkan_run_to_eight():
-    """The bot's plan (engine/konkan_tiles/bots.py): "take the last discard only when it opens the hand, improves an
-    opened hand, or feeds a Konkan run that is close (eight of its ten tiles in hand)". Blue 2-8 with B9 make eight
-    of the blue 1-10 run, and B9 cannot make the 81 an opening needs (blue runs are at most 5 tiles: 35 + 9)."""
-    blues = ["B2", "B3", "B4", "B5", "B6", "B7", "B8", "R11", "K13", "Y1", "R6", "K3", "Y9", "R13"]
-    state = GAME.apply(lay(hands=[["B9", "R2"], blues, ["R5", "R7"], ["R3", "R4"]]), 0, "discard B9")
-    assert "take" in GAME.legal_moves(state, 1)
-    assert NormalBot().choose(GAME.view(state, 1), GAME.legal_moves(state, 1), random.Random(1)) == "take"
-
-
-def test_normal_locks_a_tile_before_the_last_discard_of_a_konkan_finish():
-    """konkan-tiles.md, Lock: "if your second meld has only 3 tiles, one more tile of yours must be locked into a
-    meld on the table" before the discard; the bot's plan finishes whenever it can, so of its two tiles it locks one
-    (K6 before K7 or K10 after K9) and discards the other: a second lock would eliminate it."""
-    run = ["B2", "B3", "B4", "B5", "B6", "B7", "B8", "B9", "B10", "B11"]
-    state = lay(hands=[run + ["R12", "K12", "B12", "K10", "K6"], ["R2", "K3"], ["R3", "K4"], ["R6", "K11"]],
-                konkan=[True, False, False, False], melds=[{"seat": 1, "cards": ["K7", "K8", "K9"]}])
-    state = GAME.apply(state, 0, "meld B2 B3 B4 B5 B6 B7 B8 B9 B10 B11 | R12 K12 B12")
-    legal = GAME.legal_moves(state, 0)
-    assert legal == ["lock K6 to 1 left", "lock K10 to 1 right"]
-    move = NormalBot().choose(GAME.view(state, 0), legal, random.Random(1))
-    assert move in legal
-    state = GAME.apply(state, 0, move)
-    legal = GAME.legal_moves(state, 0)  # a second lock is legal too, and eliminates: the bot discards
-    assert GAME.view(state, 0)["finish"]["locks_done"] == 1 and len(legal) == 2
-    move = NormalBot().choose(GAME.view(state, 0), legal, random.Random(1))
-    assert move.startswith("discard ")
-    assert GAME.apply(state, 0, move)["last_round"]["kind"] == "konkan"
