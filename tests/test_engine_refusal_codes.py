@@ -138,3 +138,14 @@ def test_tunj_claim_and_turn_refusals():
     empty = table(reserves=(["QH", "9D"], ["9S"]), hands=((), ["5C"]))  # QH fits on a black king: seat 0 moves
     shown(raised(IllegalMove, tunj.apply, empty, 0, "turn"), "your hand and waste are empty: there is no card to turn",
           "tunj.nothing_to_turn")
+
+
+# ---- Konkan cards (konkan-cards.md: "At most one joker per meld") ---------------------------------------------------
+def test_a_second_joker_on_a_meld_is_refused_with_its_code():
+    cards_game = engine.get("konkan_cards")
+    melds = [{"seat": 0, "cards": ["7H", "7S", "X"]}]
+    state = cards_game.new(2, {}, layout={"hands": [["X", "5C", "9D"], ["AS", "2C", "5D"]], "stock": ["QS", "6D"],
+                                          "dealer": 0, "melds": melds})
+    state = cards_game.apply(cards_game.apply(state, 1, "discard 2C"), 0, "draw")
+    shown(raised(IllegalMove, cards_game.apply, state, 0, "add X to 1"), "that meld already holds its one joker",
+          "konkan.meld_has_joker")
