@@ -55,3 +55,21 @@ def test_a_deadlock_won_by_the_second_seat_scores_the_difference_for_it():
     assert view["over"] and view["winners"] == [1] and not view["draw"]
     assert view["hand_result"] == {"round": 1, "kind": "deadlock", "winner": 1, "points": [0, 4], "burdens": [6, 2]}
     assert view["scores"] == [0, 4]
+
+
+def test_the_views_details_break_down_the_finished_hand():
+    """tunj.md, worked example: "Opponent left with reserve 5, hand 10, waste 4 → the winner scores 30 + 10 + 4 +
+    2×5 = 54". Every view lists each finished hand's breakdown (NOTATION.md's history, item by item): its kind,
+    winner, points, each seat's burden and the piles it was counted from, and the totals after it."""
+    opponent = {"reserve": ["2H", "3D", "4C", "5S", "6H"], "hand": ["7H", "8D", "9C", "TS", "2D", "3C", "4S", "5H",
+                                                                  "6D", "7C"],
+                "waste": ["8S", "9H", "TD", "JC"]}
+    state = table(reserves=(["AS"], opponent["reserve"]), hands=((), opponent["hand"]),
+                  wastes=((), opponent["waste"]))
+    assert GAME.view(state, None)["details"] == []
+    won = GAME.apply(state, 0, "move R F1")
+    expected = [{"round": 1, "kind": "win", "winner": 0, "points": [54, 0], "burdens": [0, 24],
+                 "parts": [{"hand": 0, "waste": 0, "reserve": 0}, {"hand": 10, "waste": 4, "reserve": 5}],
+                 "totals": [54, 0]}]
+    for seat in (None, 0, 1):
+        assert GAME.view(won, seat)["details"] == expected
