@@ -73,3 +73,12 @@ def test_the_views_details_break_down_the_finished_hand():
                  "totals": [54, 0]}]
     for seat in (None, 0, 1):
         assert GAME.view(won, seat)["details"] == expected
+
+
+def test_only_a_correct_outer_sequence_is_offered_as_a_run():
+    """tunj.md, Building: "Moving several cards between houses: allowed when they form a correct sequence and enough
+    empty houses exist" (k ≤ 2^e, e = empty houses other than the destination). H1's outer 9D 8C go down by one in
+    alternating colours, so both may move onto the black 10 with H3 empty; H4's outer 9H 5S are no sequence."""
+    state = table(reserves=(["7S", "6S"], ["9S"]), hands=(["3C", "4D"], ["5C"]),
+                  houses={"H1": ["5H", "9D", "8C"], "H2": ["TS"], "H3": [], "H4": ["TC", "9H", "5S"]})
+    assert [move for move in GAME.legal_moves(state, 0) if ":" in move] == ["move H1:2 H2"]
