@@ -38,7 +38,7 @@ def select(view, legal, cards):
 
 
 def layout(hands, **rest):
-    return GAME.new(len(hands), {}, layout={"hands": hands, "dealer": 0, **rest})
+    return GAME.new(len(hands), {}, layout={"hands": hands, "dealer": 0} | rest)
 
 
 def test_registered_and_catalogs_complete():
@@ -233,3 +233,71 @@ def test_the_rack_shows_what_the_selection_is_worth_before_opening():
     plain = renderers.render_rack("konkan_cards", UI.rack_view(view, None), "en")
     shown = renderers.render_rack("konkan_cards", UI.rack_view(view, pick), "en")
     assert plain != shown
+
+
+# ---- what the player reads: rack, table, prompts and the round sheet (exact texts) --------------------------------
+def test_a_take_that_must_be_melded_is_said_on_the_rack_and_offered_as_whole_move_buttons():
+    """rules/konkan-cards.md: a taken discard must be melded (or laid off) at once. The taker's rack says so under
+    their cards, status and own melds, the table names the taker, and each move using the card is one button
+    labelled with its cards and meld number (a meld from Ali's own cards, lay-offs on meld #2)."""
+    melds = [{"seat": 1, "cards": ["9S", "X:TS", "JS"]}, {"seat": 0, "cards": ["5H", "6H", "7H"]}]
+    state = layout([["9H", "TH", "KC"], ["4C", "3C", "8H"]], stock=["8D", "2S", "5D"], melds=melds)
+    state = GAME.apply(GAME.apply(state, 1, "discard 8H"), 0, "take")
+    view, legal = GAME.view(state, 0), GAME.legal_moves(state, 0)
+    assert UI.describe_rack(view, "en") == (
+        "Your cards (4): 1) 8♥  2) 9♥  3) 10♥  4) K♣\nhas opened\nYour melds: #2 5♥ 6♥ 7♥\n"
+        "You took 8♥: meld it now (or lay it off).")
+    assert UI.turn_prompt(view, "en") == "You took 8♥: meld it now (or lay it off)."
+    whole = [(b.label, b.move) for b in flat(UI.rack_buttons(view, legal, "en", None)) if b.kind == "move"]
+    assert whole == [("Meld 8♥ 9♥ 10♥", "meld 8H 9H TH"), ("Add 8♥ to meld 2", "add 8H to 2"),
+                     ("Add 8♥ 9♥ to meld 2", "add 8H 9H to 2"), ("Add 8♥ 9♥ 10♥ to meld 2", "add 8H 9H TH to 2")]
+    assert UI.describe_table(GAME.view(state, None), "en", ["Ali", "Bot"]).endswith(
+        "Ali: 0 points · 4 cards · has opened\n  #2 5♥ 6♥ 7♥\nBot: 0 points · 2 cards · has opened\n"
+        "  #1 9♠ 🃏=10♠ J♠\nAli took 8♥ from the discard and must meld it")
+
+
+def test_the_play_prompt_and_status_follow_opened_and_committed():
+    """After the draw: a player who has not opened is told the minimum, one who has opened every play, one who
+    committed to Konkan (final round) that only the whole Konkan may be melded; each status shows on the rack."""
+    melds = [{"seat": 1, "cards": ["9S", "X:TS", "JS"]}]
+    state = layout([["5H", "6H", "KC"], ["4C", "3C", "9D"]], stock=["8D", "2S", "5D", "6C"], melds=melds)
+    state = GAME.apply(GAME.apply(state, 1, "discard 9D"), 0, "draw")
+    view = GAME.view(state, 0)
+    assert UI.turn_prompt(view, "en") == t("en", "konkan.prompt.open", n=51)
+    assert UI.describe_rack(view, "en") == "Your cards (4): 1) 5♥  2) 6♥  3) 8♦  4) K♣\nfirst meld needs 51"
+    state = GAME.apply(GAME.apply(state, 0, "discard KC"), 1, "draw")
+    assert UI.turn_prompt(GAME.view(state, 1), "en") == t("en", "konkan.prompt.play")
+
+    final = layout([["5H", "6H", "KC"], ["4C", "3C", "9D"]], stock=["8D", "2S", "5D", "6C"], round=5)
+    final = GAME.apply(GAME.apply(final, 1, "commit"), 1, "discard 9D")
+    final = GAME.apply(GAME.apply(GAME.apply(final, 0, "draw"), 0, "discard KC"), 1, "draw")
+    view = GAME.view(final, 1)
+    assert UI.turn_prompt(view, "en") == t("en", "konkan.prompt.committed")
+    assert UI.describe_rack(view, "en") == "Your cards (3): 1) 2♠  2) 3♣  3) 4♣\ncommitted to Konkan"
+
+
+def test_a_void_round_sheet_names_the_void_and_why_each_seat_scores():
+    """A round whose stock runs out with nothing to reshuffle is void; nobody opened, so each seat scores 100
+    ("others who never opened | 100 flat"), and the sheet says why beside each seat's points and total."""
+    state = GAME.apply(layout([["5H", "6H"], ["4C", "3C", "KD"]], stock=[]), 1, "discard KD")
+    view = GAME.view(state, None)
+    sheet = UI.round_sheet(view["last_round"], 1, view, ["Ali", "Bot"], ["Ali", "Bot"], "en")
+    assert sheet.text() == ("Round 1: void — the stock ran out\n"
+                            "Ali: never opened · Points +100 · Total 100\nBot: never opened · Points +100 · Total 100")
+
+
+def test_a_committed_first_seat_gets_its_whole_konkan_as_one_button_after_the_draw():
+    """rules/konkan-cards.md: a committed player "may only meld when the Konkan is complete" — a run of 10 and a
+    set of 4 laid at once. For the seat that committed (seat 0, the round's first player, in the final round) the
+    legal Konkan comes first as one button with its cards; the draw step's button tells how many cards are left."""
+    run = ["2H", "3H", "4H", "5H", "6H", "7H", "8H", "9H", "TH", "JH"]
+    state = layout([[*run, "KS", "KH", "KD", "KC", "9C"], ["4C", "3C", "8D"]], stock=["5S", "6S", "7S", "8S"],
+                   round=5, dealer=1)
+    state = GAME.apply(GAME.apply(state, 0, "commit"), 0, "discard 9C")
+    state = GAME.apply(GAME.apply(state, 1, "draw"), 1, "discard 8D")
+    keyboard = UI.rack_buttons(GAME.view(state, 0), GAME.legal_moves(state, 0), "en", None)
+    assert labels(keyboard)[0] == "🂠 Draw from the stock (3 cards left)" == t("en", "konkan.draw", n=3)
+    state = GAME.apply(state, 0, "draw")
+    first = UI.rack_buttons(GAME.view(state, 0), GAME.legal_moves(state, 0), "en", None)[0]
+    assert [(b.label, b.move) for b in first] == [
+        ("Meld 2♥ 3♥ 4♥ 5♥ 6♥ 7♥ 8♥ 9♥ 10♥ J♥ | K♠ K♥ K♦ K♣", "meld 2H 3H 4H 5H 6H 7H 8H 9H TH JH | KS KH KD KC")]

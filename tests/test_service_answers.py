@@ -3,6 +3,8 @@ move, "I'm back" from a seat that was not away, from an outsider, and from an aw
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
 from bot import callbacks
@@ -14,6 +16,7 @@ from tests.chat import fake_service, kenza_against_a_bot
 GROUP = ChatRef("fake", "-100", private=False)
 ALI = Actor("fake", "1", "Ali", language="en")
 MONA = Actor("fake", "2", "Mona", language="en")
+GUARD = 10.0  # seconds: only a guard against a hang, never a measured time
 
 
 
@@ -255,3 +258,37 @@ async def test_a_finished_match_leaves_nothing_in_the_services_memory(setup):
             for name, held in memory.items()}
     assert left == {name: [] for name in memory}
     assert (await store.get_match(match.id)).delivered_version == match.version, "its last screens were shown"
+
+
+async def test_im_back_wakes_a_sleeping_timer_loop_for_the_returners_turn(tmp_path):
+    """An away seat's turn has no timer, so the loop may sleep its longest; "I'm back" gives the turn its timer
+    again and must wake the loop to plan for it, else the returner's turn would wait out the loop's long sleep
+    before its timer could ever fire."""
+    async with fake_service(tmp_path / "back.db", 5) as (service, _transport, store, _clock):
+        match_id = await kenza_against_a_bot(service, ALI, GROUP)
+        human = next(seat for seat in await store.seats(match_id) if seat.is_human)
+        await store.set_seat_flags(match_id, human.seat, timeouts_in_a_row=2, away=True)
+        await store.set_deadline(match_id, None)
+        service._fresh_reads()
+        ticks: asyncio.Queue[int] = asyncio.Queue()
+        tick = service.tick
+
+        async def counted() -> int:
+            fired = await tick()
+            ticks.put_nowait(fired)
+            return fired
+
+        service.tick = counted  # type: ignore[method-assign]
+        loop = asyncio.create_task(service.run_timers(3600.0))
+        try:
+            await asyncio.wait_for(ticks.get(), GUARD)  # the first tick; nothing timed: a sleep of an hour
+            for _ in range(20):
+                await asyncio.sleep(0)
+            assert ticks.empty(), "the loop ticked again with nothing due"
+            reply = await service.press(ALI, GROUP, callbacks.encode("i", match_id))
+            assert reply.text == "Welcome back — your seat is yours again."
+            assert (await store.get_match(match_id)).deadline is not None
+            await asyncio.wait_for(ticks.get(), GUARD)  # woken to plan for the new deadline
+        finally:
+            service.stop_timers()
+            await asyncio.wait_for(loop, GUARD)

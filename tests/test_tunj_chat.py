@@ -7,7 +7,7 @@ import random
 import pytest
 
 import engine
-from bot import callbacks, presenter
+from bot import callbacks, presenter, summary
 from bot.games import ui_for
 from bot.i18n import catalog, t
 from bot.messages import Actor, ChatRef
@@ -16,6 +16,7 @@ from engine.bots import decide
 from storage import Store
 from tests.chat import Clock, fake_service
 from tests.fakes import FakeTransport
+from tests.tunj_tables import table
 
 GAME = engine.get("tunj")
 UI = ui_for("tunj")
@@ -545,3 +546,23 @@ async def test_a_bot_covering_an_absent_player_never_slips_in_their_name(setup, 
         assert replay["claim"] is None, f"the covering bot slipped: {record.move}"
     match, state = await _state(store, match.id)
     assert GAME.to_move(state) != away, "the covering bot played the absent player's whole turn"
+
+
+# ---- the recap's folded turn and the hand's sheet (exact texts) --------------------------------------------------
+def test_a_folded_run_says_how_far_the_reserve_went_down_when_it_is_not_emptied():
+    """Two reserve cards go home (A♠ then 2♠ on F1) and a third stays: the recap's line for the run says the
+    reserve went from 3 to 1, where F1 now stands, and the run's last move."""
+    state = table(reserves=(["AS", "2S", "9D"], ["3C"]), hands=(["QH"], ["2D"]))
+    before = GAME.view(state, None)
+    first = GAME.apply(state, 0, "move R F1")
+    second = GAME.apply(first, 0, "move R F1")
+    moves = [("move R F1", GAME.view(first, None)), ("move R F1", GAME.view(second, None))]
+    assert UI.fold(0, moves, before, "en") == "reserve 3 → 1, F1 to 2♠, reserve → F1"
+
+
+def test_a_deadlock_sheet_names_who_has_the_lighter_burden():
+    """rules/tunj.md: in a deadlock "the lower burden wins and scores the difference" — Mona's 2 against Ali's 6
+    scores her 4, and the sheet's note names her with the subtraction."""
+    view = GAME.view(table(reserves=(["3S", "5S", "7S"], ["3C"])), None)
+    assert summary.sheets("tunj", view, ["Ali", "Mona"], "en")[0].text().splitlines()[-1] == (
+        "Mona has the lighter burden: 6 − 2 = 4")
