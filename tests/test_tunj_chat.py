@@ -566,3 +566,68 @@ def test_a_deadlock_sheet_names_who_has_the_lighter_burden():
     view = GAME.view(table(reserves=(["3S", "5S", "7S"], ["3C"])), None)
     assert summary.sheets("tunj", view, ["Ali", "Mona"], "en")[0].text().splitlines()[-1] == (
         "Mona has the lighter burden: 6 − 2 = 4")
+
+
+def test_a_picked_cards_targets_are_foundations_then_houses_then_the_opponents_piles_each_with_its_top():
+    """The reserve's 2♥ may go up on A♥ (F1), down on 3♠ (H3) or 3♣ (H5), or onto the opponent's reserve (3♥,
+    same suit one rank apart): the second press offers them in that order, each labelled with the card it covers."""
+    state = table(reserves=(["2H", "9D"], ["3H", "5C"]), hands=(["QH"], ["2D"]), houses={"H3": ["3S"], "H5": ["3C"]},
+                  foundations={"F1": ["AH"]})
+    keyboard = UI.rack_buttons(GAME.view(state, 0), GAME.attempts(state, 0), "en", "R")
+    assert [(b.label, b.move) for b in [button for row in keyboard for button in row] if b.kind == "move"] == [
+        ("→ F1 (A♥)", "move R F1"), ("→ H3 (3♠)", "move R H3"), ("→ H5 (3♣)", "move R H5"),
+        ("→ their reserve (3♥)", "move R OR")]
+
+
+def test_a_called_or_expired_claim_and_a_wasted_card_are_told_in_the_readers_language():
+    """rules/tunj.md: once a claim is called or its window closes, the broken rule is named — in the reader's
+    language, all of it (Arabic here, from the catalog); a turned card with no place goes to the waste, named."""
+    state = table(reserves=(["9S"], ["9D", "8S"]), hands=(["5C"], ["5H", "4D"]), houses={"H5": ["8C"]}, to_move=1)
+    attempt = GAME.apply(state, 1, "move R H5")  # 9D on 8C: not one rank down
+    names = ["Ali", "Mona"]
+    called = UI.describe_events(GAME.view(GAME.apply(attempt, 0, "tunj"), None), "ar", names)
+    assert called == ["Ali نادى طنج! حركة Mona (الاحتياط إلى H5) خالفت: البيوت تنزل درجة واحدة بلونين متناوبين. "
+                      "أُلغيت وانتقل الدور."]
+    expired = UI.describe_events(GAME.view(GAME.apply(attempt, 0, "expire"), None), "ar", names)
+    assert expired == ["لم ينادِ أحد في الوقت: تبقى الحركة (الاحتياط إلى H5) مرفوضة (خالفت: البيوت تنزل درجة واحدة "
+                       "بلونين متناوبين)."]
+    turned = GAME.apply(table(reserves=(["9S"], ["9D"]), hands=(["5C", "7D"], ["5H", "4D"])), 0, "turn")
+    assert UI.describe_events(GAME.view(turned, None), "en", names) == ["Ali's turned card 5♣ went to the waste."]
+
+
+def test_the_table_in_words_shows_each_seats_piles_burden_and_the_turned_card():
+    """The public board: per seat the reserve (count and top), hand count, waste (count and top), score and
+    burden = hand + waste + 2 × reserve (rules/tunj.md: Ali 1 + 2 + 2 × 2 = 7, Mona 2 + 2 + 2 × 1 = 6), and the
+    card Ali just turned while it waits for a place."""
+    state = table(reserves=(["9S", "4H"], ["9D"]), hands=(["QH", "5C"], ["5H", "4D"]), wastes=(["7C", "3D"],
+                                                                                           ["8D", "2C"]))
+    text = UI.describe_table(GAME.view(GAME.apply(state, 0, "turn"), None), "en", ["Ali", "Mona"])
+    assert text.splitlines()[:4] == [
+        "Tunj — hand 1",
+        "Ali: reserve 2 (top 9♠) · hand 1 · waste 2 (top 7♣) · score 0 · burden 7",
+        "Mona: reserve 1 (top 9♦) · hand 2 · waste 2 (top 8♦) · score 0 · burden 6",
+        "Turned card: Q♥"]
+
+
+def test_a_hand_won_by_the_second_seat_is_announced_with_its_points():
+    """Mona (seat 1) neglects priority 1; Ali's call makes her compulsory move, which lays her last card: she wins
+    30 + Ali's hand 2 + waste 1 + 2 × reserve 1 = 35, and the table says so."""
+    state = table(reserves=(["9S"], ["AS"]), hands=(["5C", "4D"], []), wastes=(["7H"], []),
+                  houses={"H1": ["5H"], "H2": ["6S"]}, to_move=1)
+    called = GAME.apply(GAME.apply(state, 1, "move H1 H2"), 0, "tunj")
+    assert UI.describe_events(GAME.view(called, None), "en", ["Ali", "Mona"])[-1] == "Mona won the hand: +35."
+
+
+def test_the_recap_keeps_an_attempt_in_view_with_the_closed_window_that_answered_it():
+    """Mona's attempt opened a claim and Ali let the window close; Mona is to move again. Her recap shows what
+    happened since her last turn — the closed window — and keeps her own attempt above it, so the line that
+    names the broken rule reads with the move it is about (bot/summary.py: "an attempt the next turn answered")."""
+    state = table(reserves=(["9S"], ["9D", "8S"]), hands=(["5C"], ["5H", "4D"]), houses={"H5": ["8C"]}, to_move=1)
+    log = summary.Log(base=GAME.view(state, None))
+    attempt = GAME.apply(state, 1, "move R H5")
+    log.entries.append((1, "move R H5", GAME.view(attempt, None), 1))
+    expired = GAME.apply(attempt, 0, "expire")
+    log.entries.append((0, "expire", GAME.view(expired, None), 1))
+    assert summary.recap("tunj", log, 1, GAME.view(expired, None), ["Ali", "Mona"], "en") == [
+        "Mona: attempted reserve → H5 — broke: houses go down by one in alternating colours",
+        "Ali: window closed — no call; reserve → H5 broke: houses go down by one in alternating colours"]
