@@ -598,10 +598,11 @@ def test_a_called_or_expired_claim_and_a_wasted_card_are_told_in_the_readers_lan
 def test_the_table_in_words_shows_each_seats_piles_burden_and_the_turned_card():
     """The public board: per seat the reserve (count and top), hand count, waste (count and top), score and
     burden = hand + waste + 2 × reserve (rules/tunj.md: Ali 1 + 2 + 2 × 2 = 7, Mona 2 + 2 + 2 × 1 = 6), and the
-    card Ali just turned while it waits for a place."""
-    state = table(reserves=(["9S", "4H"], ["9D"]), hands=(["QH", "5C"], ["5H", "4D"]), wastes=(["7C", "3D"],
-                                                                                           ["8D", "2C"]))
+    card Ali just turned while it waits for a place; the foundations by their top cards."""
+    state = table(reserves=(["9S", "4H"], ["9D"]), hands=(["QH", "5C"], ["5H", "4D"]),
+                  wastes=(["7C", "3D"], ["8D", "2C"]), foundations={"F2": ["AC"]})
     text = UI.describe_table(GAME.view(GAME.apply(state, 0, "turn"), None), "en", ["Ali", "Mona"])
+    assert text.splitlines()[-1] == "Foundations: F1: — · F2: A♣ · F3: — · F4: — · F5: — · F6: — · F7: — · F8: —"
     assert text.splitlines()[:4] == [
         "Tunj — hand 1",
         "Ali: reserve 2 (top 9♠) · hand 1 · waste 2 (top 7♣) · score 0 · burden 7",
