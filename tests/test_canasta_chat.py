@@ -500,3 +500,12 @@ async def test_chat_refuses_a_pile_take_below_the_minimum(setup, monkeypatch):
     assert reply.alert and "120" in reply.text, reply.text
     after = await store.get_match(match.id)
     assert after.version == match.version  # nothing was played
+
+
+def test_a_take_onto_ones_own_meld_names_the_meld_on_its_button():
+    """rules/canasta.md: an unfrozen pile may be taken when its top card can go onto one of the team's melds; the
+    button names the top card, the pile's size and which meld (#2, the queens) the top card goes onto."""
+    state = duo([["7H", "9C", "5S", "4D"], ["4H", "4S", "5D", "6C"]], stock=["6D", "8H"], discard=["QC", "KD"],
+                melds=[{"team": 0, "cards": ["KH", "KS", "KC"]}, {"team": 0, "cards": ["QH", "QS", "QD"]}])
+    keyboard = UI.rack_buttons(GAME.view(state, 0), GAME.legal_moves(state, 0), "en", None)
+    assert {b.move: b.label for b in flat(keyboard)}["take"] == "Take the pile: Q♣ (2 cards) onto meld 2"

@@ -632,3 +632,13 @@ def test_the_recap_keeps_an_attempt_in_view_with_the_closed_window_that_answered
     assert summary.recap("tunj", log, 1, GAME.view(expired, None), ["Ali", "Mona"], "en") == [
         "Mona: attempted reserve → H5 — broke: houses go down by one in alternating colours",
         "Ali: window closed — no call; reserve → H5 broke: houses go down by one in alternating colours"]
+
+
+def test_the_first_press_buttons_are_in_the_players_language():
+    """An Arabic player's sources (their reserve's top card) and the Turn button read in Arabic."""
+    state = table(reserves=(["2H", "9D"], ["3H", "5C"]), hands=(["QH"], ["2D"]), houses={"H3": ["3S"]},
+                  foundations={"F1": ["AH"]})
+    labels = [b.label for row in UI.rack_buttons(GAME.view(state, 0), GAME.attempts(state, 0), "ar", None)
+              for b in row]
+    assert labels == [t("ar", "tunj.src.reserve", card="2♥"), t("ar", "tunj.btn.turn")]
+    assert labels != [t("en", "tunj.src.reserve", card="2♥"), t("en", "tunj.btn.turn")]
