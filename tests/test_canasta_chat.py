@@ -509,3 +509,16 @@ def test_a_take_onto_ones_own_meld_names_the_meld_on_its_button():
                 melds=[{"team": 0, "cards": ["KH", "KS", "KC"]}, {"team": 0, "cards": ["QH", "QS", "QD"]}])
     keyboard = UI.rack_buttons(GAME.view(state, 0), GAME.legal_moves(state, 0), "en", None)
     assert {b.move: b.label for b in flat(keyboard)}["take"] == "Take the pile: Q♣ (2 cards) onto meld 2"
+
+
+def test_an_arabic_hand_sheet_labels_every_row_in_arabic():
+    """The hand's sheet in Arabic: every row label comes from the Arabic catalog, the points and total too."""
+    detail = {"went_out": 0, "concealed": False, "points": [415, -65], "totals": [415, -65],
+              "detail": [{"canastas": 300, "red3s": 100, "going_out": 100, "melded": 90, "in_hand": -175},
+                         {"canastas": 0, "red3s": 0, "going_out": 0, "melded": 40, "in_hand": -105}],
+              "counts": [{"mixed": 1, "red3s": 1, "melded": 9, "left": 3}, {"melded": 4, "left": 5}]}
+    sheet = UI.round_sheet(detail, 1, {}, ["علي", "منى"], ["علي", "منى"], "ar")
+    keys = ["natural", "mixed", "red3s", "going_out", "melded", "left"]
+    assert [label for label, _ in sheet.rows] == [t("ar", f"canasta.sheet.{key}") for key in keys] + [
+        t("ar", "sheet.points"), t("ar", "sheet.total")]
+    assert t("ar", "sheet.total") != t("en", "sheet.total")
