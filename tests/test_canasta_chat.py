@@ -522,3 +522,8 @@ def test_an_arabic_hand_sheet_labels_every_row_in_arabic():
     assert [label for label, _ in sheet.rows] == [t("ar", f"canasta.sheet.{key}") for key in keys] + [
         t("ar", "sheet.points"), t("ar", "sheet.total")]
     assert t("ar", "sheet.total") != t("en", "sheet.total")
+
+
+def test_an_addition_is_told_in_the_readers_language():
+    assert UI.describe_move("add 7H 7S to 2", "ar") == t("ar", "canasta.m.add", cards="7♥ 7♠", n="2") != \
+        UI.describe_move("add 7H 7S to 2", "en")

@@ -38,3 +38,15 @@ def test_a_capture_and_the_table_in_words():
     assert UI.describe_table(GAME.view(state, None), "en", ["Ali", "Bot"]).splitlines() == [
         "Table: 2🏆 3🏆 4🏆 5🏆 · stock 2 · deal 1",
         "Ali: hand 2, pile 0, sweeps 0, Bot: hand 1, pile 0, sweeps 0"]
+
+
+def test_a_deals_sheet_labels_its_rows():
+    """The deal's sheet names every row from the catalog — cards, gold, other cards, sweeps, points, total."""
+    detail = {"last_capturer": None, "leftover": 0, "points": [9, 3], "totals": [9, 3],
+              "sides": [{"cards": 22, "gold": 5, "others": 12, "sweeps": 2}, {"cards": 18, "gold": 1, "others": 15,
+                                                                               "sweeps": 0}]}
+    sheet = UI.round_sheet(detail, 1, {}, ["Ali", "Bot"], ["Ali", "Bot"], "en")
+    assert [label for label, _ in sheet.rows] == [
+        t("en", key) for key in ("kenza.sheet.cards", "kenza.sheet.gold", "kenza.sheet.others", "kenza.sheet.sweeps",
+                                 "sheet.points", "sheet.total")]
+    assert t("en", "sheet.points") == "Points"
