@@ -94,6 +94,12 @@ BOT_TESTS = sorted(set(GUARD_TESTS + UI_TESTS))
 BOT_SLOW = ["not test_a_whole_coin_match_by_buttons_pays_the_winner",
             "not test_a_terminal_coin_table_pass_and_play_to_the_end"]
 
+# The store's tests: its own, and the files that test one part of it under another name — ratings and the ladder's
+# standings (storage/ratings.py, ladder.py, stats.py), coin balances, holds and pots (storage/coins.py), the schema
+# migrations up and down (storage/revisions/) — without which a storage sample finds half its mutants untested.
+STORAGE_TESTS = ["tests/test_storage*.py", "tests/test_ratings_storage.py", "tests/test_coins.py",
+                 "tests/test_schema_migrations.py", "tests/test_standings_direction.py", "tests/test_ladder_chat.py"]
+
 SCOPES: dict[str, dict] = {
     "engine": {"source": "engine", "only": [], "tests": ENGINE_TESTS},
     "engine/kenza": {"source": "engine", "only": ["engine/kenza/*.py"],
@@ -109,7 +115,7 @@ SCOPES: dict[str, dict] = {
                             "tests": ["tests/test_konkan_tiles_*.py", "tests/test_konkan_refusals.py",
                                       "tests/test_engine*.py"]},
     "engine/core": {"source": "engine", "only": ["engine/*.py", "engine/bots/*.py"], "tests": ENGINE_TESTS},
-    "storage": {"source": "storage", "only": [], "tests": ["tests/test_storage*.py"]},
+    "storage": {"source": "storage", "only": [], "tests": STORAGE_TESTS},
     "bot": {"source": "bot", "only": [*MOVE_PATH_FILES, "bot/callbacks.py", "bot/games/*.py"], "tests": BOT_TESTS,
             "mutants": ["bot.callbacks.*", "bot.games.*", *MOVE_PATH]},
     "bot/core": {"source": "bot", "only": MOVE_PATH_FILES, "tests": GUARD_TESTS, "mutants": MOVE_PATH},
@@ -159,7 +165,7 @@ def prepare(scope: str, work: Path, fresh: bool, source: Path = ROOT, only_tests
              and not (spec["source"] == "engine" and any(fnmatch.fnmatch(name, x) for x in NOT_ENGINE_TESTS))]
     project = (source / "pyproject.toml").read_text(encoding="utf-8").split("\n[tool.mutmut]")[0]
     others = [name for name in PACKAGES if name != spec["source"]]
-    slow = SLOW + (BOT_SLOW if spec["source"] == "bot" else [])
+    slow = SLOW + (BOT_SLOW if spec["source"] in ("bot", "storage") else [])  # storage runs test_coins.py too
     (work / "pyproject.toml").write_text(
         project.rstrip("\n") + "\n\n[tool.mutmut]\n"
         f"source_paths = {toml_list([spec['source']])}\n"
