@@ -440,9 +440,15 @@ def main() -> None:
         else:
             prepare(args.scope, work, args.fresh)
         if args.sample:
-            drawn, population = draw_sample(work, args.scope, args.sample, args.seed, args.workers)
-            (work / "sample.json").write_text(json.dumps(
-                {"seed": args.seed, "population": population, "names": drawn}, indent=0))
+            # A stopped sample goes on with the same draw: mutants listed as equivalent since would change the
+            # population, and so every name a fresh draw picks.
+            earlier = json.loads((work / "sample.json").read_text()) if (work / "sample.json").exists() else {}
+            if earlier.get("seed") == args.seed and earlier.get("size", len(earlier.get("names", []))) == args.sample:
+                drawn = earlier["names"]
+            else:
+                drawn, population = draw_sample(work, args.scope, args.sample, args.seed, args.workers)
+                (work / "sample.json").write_text(json.dumps(
+                    {"seed": args.seed, "size": args.sample, "population": population, "names": drawn}, indent=0))
             known = results(work, args.scope)
             names = [name for name in drawn if known.get(name) is None]  # a rerun goes on where it stopped
         elif args.only:  # mutmut reruns every named mutant: name only those without a verdict yet
