@@ -18,6 +18,9 @@ from engine.cards import FRENCH_RANKS, FRENCH_SUITS, JOKER
 from engine.errors import IllegalMove
 from engine.konkan_cards.cards import SUIT_ORDER, is_joker, rank_number, rank_value
 
+# Searches are cached by a call (`f = lru_cache(...)(_f_uncached)`) rather than a decorator: mutmut leaves decorated
+# functions unmutated, and these searches are the rules' core (scripts/mutate.py, docs/testing.md).
+
 ACE_HIGH = 14
 MAX_RUN = 13
 Token = tuple[str, str | None]  # (card, what a joker stands for)
@@ -233,8 +236,7 @@ def candidate_melds(hand: Iterable[str]) -> list[Meld]:
     return list(_candidates(tuple(sorted(JOKER if is_joker(card) else card for card in hand))))
 
 
-@lru_cache(maxsize=4096)
-def _candidates(hand: tuple[str, ...]) -> tuple[Meld, ...]:
+def _candidates_uncached(hand: tuple[str, ...]) -> tuple[Meld, ...]:
     """The search behind `candidate_melds`, cached by the sorted hand: a turn asks it several times."""
     counts = Counter(hand)
     jokers = counts[JOKER]
@@ -277,6 +279,9 @@ def _candidates(hand: tuple[str, ...]) -> tuple[Meld, ...]:
     return tuple(sorted(out.values(), key=lambda meld: (-meld.value, -meld.size, meld.cards)))
 
 
+_candidates = lru_cache(maxsize=4096)(_candidates_uncached)
+
+
 def fits(use: Counter, counts: Counter) -> bool:
     return all(counts[card] >= number for card, number in use.items())
 
@@ -303,8 +308,8 @@ def best_opening(
     return None if found is None else list(found)
 
 
-@lru_cache(maxsize=4096)
-def _best_opening(hand: tuple[str, ...], minimum: int, forced: str | None, node_limit: int) -> tuple[Meld, ...] | None:
+def _best_opening_uncached(hand: tuple[str, ...], minimum: int, forced: str | None,
+                           node_limit: int) -> tuple[Meld, ...] | None:
     """The search behind `best_opening`, cached by the sorted hand (jokers as one `X`, as the search sees them):
     a turn asks it for the same hand from the move listing, the take check and the bot."""
     counts = Counter(hand)
@@ -336,6 +341,9 @@ def _best_opening(hand: tuple[str, ...], minimum: int, forced: str | None, node_
 
     walk(0, [], 0, 0, counts, False)
     return None if best[0] is None else tuple(best[0])
+
+
+_best_opening = lru_cache(maxsize=4096)(_best_opening_uncached)
 
 
 def is_konkan(melds: Sequence[Meld]) -> bool:

@@ -19,6 +19,9 @@ from itertools import combinations
 from engine.errors import IllegalMove
 from engine.konkan_tiles.tiles import COLORS, HIGH_ACE, bare, code_of, natural, number_value, tile_key
 
+# Searches are cached by a call (`f = lru_cache(...)(_f_uncached)`) rather than a decorator: mutmut leaves decorated
+# functions unmutated, and these searches are the rules' core (scripts/mutate.py, docs/testing.md).
+
 SET_LENGTHS = (3, 4)
 RUN_LENGTHS = (3, 4, 5)
 KONKAN_RUN = 10
@@ -79,8 +82,7 @@ def read(entries: Sequence[Entry], joker: str | None, *, konkan: bool = False) -
     return list(_read(tuple(entries), joker, konkan))
 
 
-@lru_cache(maxsize=16384)
-def _read(entries: tuple[Entry, ...], joker: str | None, konkan: bool) -> tuple[Shape, ...]:
+def _read_uncached(entries: tuple[Entry, ...], joker: str | None, konkan: bool) -> tuple[Shape, ...]:
     size = len(entries)
     naturals: list[tuple[str, str, int]] = []
     stands: list[str | None] = []
@@ -112,6 +114,9 @@ def _read(entries: tuple[Entry, ...], joker: str | None, konkan: bool) -> tuple[
             if shape is not None:
                 shapes.append(shape)
     return tuple(shapes)
+
+
+_read = lru_cache(maxsize=16384)(_read_uncached)
 
 
 def _run_window(naturals: list[tuple[str, str, int]], stands: list[str | None], joker: str | None, color: str,
@@ -294,8 +299,7 @@ def _use(shape: Shape) -> Counter:
     return Counter(shape.tiles)
 
 
-@lru_cache(maxsize=4096)
-def hand_melds(hand: tuple[str, ...], joker: str | None, konkan: bool = False) -> tuple[Shape, ...]:
+def _hand_melds_uncached(hand: tuple[str, ...], joker: str | None, konkan: bool = False) -> tuple[Shape, ...]:
     """Every distinct meld the tiles of `hand` can form (ordinary, or Konkan runs), jokers in every spot."""
     have = Counter(hand)
     wilds = have.get(joker, 0) if joker else 0
@@ -343,6 +347,9 @@ def hand_melds(hand: tuple[str, ...], joker: str | None, konkan: bool = False) -
     return tuple(found.values())
 
 
+hand_melds = lru_cache(maxsize=4096)(_hand_melds_uncached)
+
+
 def _key(counts: Counter) -> tuple[tuple[str, int], ...]:
     return tuple(sorted((tile, n) for tile, n in counts.items() if n > 0))
 
@@ -351,8 +358,7 @@ def _fits(use: Counter, have: Counter) -> bool:
     return all(have.get(tile, 0) >= n for tile, n in use.items())
 
 
-@lru_cache(maxsize=4096)
-def best_opening(hand: tuple[str, ...], joker: str | None, must: str | None = None,
+def _best_opening_uncached(hand: tuple[str, ...], joker: str | None, must: str | None = None,
                  keep: int = 1) -> tuple[int, tuple[Shape, ...]]:
     """The highest-valued set of disjoint melds in `hand` leaving at least `keep` tiles (one for the discard);
     with `must`, one meld holds that tile. (0, ()) when nothing can be laid."""
@@ -373,8 +379,10 @@ def best_opening(hand: tuple[str, ...], joker: str | None, must: str | None = No
     return best_value, best_shapes
 
 
-@lru_cache(maxsize=4096)
-def _opening_search(hand: tuple[str, ...], joker: str | None,
+best_opening = lru_cache(maxsize=4096)(_best_opening_uncached)
+
+
+def _opening_search_uncached(hand: tuple[str, ...], joker: str | None,
                     must: str | None) -> tuple[int, tuple[Shape, ...], int] | None:
     """The best disjoint melds of a sorted `hand` (value, melds, cells they use), whatever is left over: the
     search behind `best_opening`, shared by every `keep` (the searched counts do not depend on it).
@@ -439,13 +447,18 @@ def _opening_search(hand: tuple[str, ...], joker: str | None,
     return walk(start, None if must is None else index[must])
 
 
-@lru_cache(maxsize=4096)
-def partition(hand: tuple[str, ...], joker: str | None) -> tuple[Shape, ...] | None:
+_opening_search = lru_cache(maxsize=4096)(_opening_search_uncached)
+
+
+def _partition_uncached(hand: tuple[str, ...], joker: str | None) -> tuple[Shape, ...] | None:
     """Melds using every tile of `hand` exactly once (the hidden finish), or None."""
     if not hand:
         return ()
     shapes = hand_melds(tuple(sorted(hand, key=tile_key)), joker)
     return _partition(Counter(hand), [(shape, _use(shape)) for shape in shapes], joker)
+
+
+partition = lru_cache(maxsize=4096)(_partition_uncached)
 
 
 def _partition(counts: Counter, uses: list[tuple[Shape, Counter]], joker: str | None) -> tuple[Shape, ...] | None:
@@ -483,8 +496,7 @@ def finishing_tiles(hand: Iterable[str], joker: str | None) -> list[str]:
     return list(_finishing_tiles(tuple(sorted(hand, key=tile_key)), joker))
 
 
-@lru_cache(maxsize=4096)
-def _finishing_tiles(tiles: tuple[str, ...], joker: str | None) -> tuple[str, ...]:
+def _finishing_tiles_uncached(tiles: tuple[str, ...], joker: str | None) -> tuple[str, ...]:
     shapes = hand_melds(tiles, joker)
     covered = {tile for shape in shapes for tile in shape.tiles}
     loose = {tile for tile in tiles if tile not in covered}
@@ -499,6 +511,9 @@ def _finishing_tiles(tiles: tuple[str, ...], joker: str | None) -> tuple[str, ..
         if _partition(rest, uses, joker) is not None:
             out.append(tile)
     return tuple(out)
+
+
+_finishing_tiles = lru_cache(maxsize=4096)(_finishing_tiles_uncached)
 
 
 def code_for(color: str, position: int, joker: str | None) -> str:
