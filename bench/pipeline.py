@@ -57,10 +57,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.checks import BrokenRun, played, refuse  # noqa: E402
 from bench.pipeline_games import TABLES, Table, TypedHuman, moved  # noqa: E402
-from bench.usage import ChatWrites, CpuMeter, RssSampler, peak_rss_mib, rss_bytes  # noqa: E402
+from bench.usage import ChatWrites, CpuMeter, GcMeter, RssSampler, peak_rss_mib, rss_bytes  # noqa: E402
 from bot.core.pictures import default_processes  # noqa: E402
+from bot.heap import freeze_startup_heap  # noqa: E402
 from bot.service import Service  # noqa: E402
 from storage import Store  # noqa: E402
+from storage.errors import StaleVersion  # noqa: E402
 
 
 @dataclass
@@ -294,6 +296,7 @@ class Run:
     wall: float
     choose_seconds: float  # bench-side choosing of typed moves, on the same event loop
     cpu: CpuMeter  # process (and worker) CPU seconds during the timed part
+    gc: GcMeter  # the garbage collector's pauses during the timed part
     bytes_per_match: float  # memory held per live match: heap (with --tracemalloc) or RSS growth / matches
     heap: bool  # bytes_per_match was measured on the Python heap (tracemalloc), not RSS
     writes: ChatWrites | None  # per-chat writes, where the platform driver records them
@@ -313,12 +316,14 @@ async def run(matches: int, moves: int, platform: str, table: Table, think: floa
         await service.warm_up()  # as bot/runner.py does: palettes learned, render processes started
         driver = DRIVERS[platform](table)
         await driver.start(service)
+        freeze_startup_heap()  # as bot/runner.py does once its adapters are up
         timers = asyncio.create_task(service.run_timers(), name="bench-timers")  # as bot/runner.py does
         sampler = RssSampler()
         sampling = asyncio.create_task(sampler.run(), name="bench-rss")
         heap = tracemalloc.is_tracing()
         memory_before = tracemalloc.get_traced_memory()[0] if heap else rss_bytes()
         cpu = CpuMeter()
+        collector = GcMeter()
         try:
             ids, opened = [], []
             for index in range(matches):
@@ -342,6 +347,7 @@ async def run(matches: int, moves: int, platform: str, table: Table, think: floa
             counts = getattr(driver, "upload_counts", None)
             uploads_before = counts() if counts is not None else None
             cpu.start()
+            collector.start()
             started = time.perf_counter()
             players = [asyncio.create_task(play(index, match_id)) for index, match_id in enumerate(ids)]
             try:
@@ -351,6 +357,7 @@ async def run(matches: int, moves: int, platform: str, table: Table, think: floa
                     player.cancel()
                 await asyncio.gather(*players, return_exceptions=True)
             wall = time.perf_counter() - started
+            collector.stop()
             cpu.stop()
             uploads = None if counts is None or uploads_before is None else tuple(
                 after - before for after, before in zip(counts(), uploads_before, strict=True))
@@ -372,7 +379,7 @@ async def run(matches: int, moves: int, platform: str, table: Table, think: floa
             await driver.stop()
             await store.close()
     typed = getattr(driver, "typed", None)
-    return Run(sample, wall, typed.choose_seconds if typed is not None else 0.0, cpu,
+    return Run(sample, wall, typed.choose_seconds if typed is not None else 0.0, cpu, collector,
                max(0, memory_after - memory_before) / matches, heap, getattr(driver, "writes", None), peak,
                sampler.peak / 2**20, uploads, max(thought, default=0.0))
 
@@ -385,7 +392,9 @@ async def fresh_turns(store: Store, ids: list[int], opened: list[float]) -> None
     for match_id, at in zip(ids, opened, strict=True):
         match = await store.get_match(match_id)
         if match is not None and match.status == "active" and match.deadline is not None:
-            await store.set_deadline(match_id, match.deadline + (now - at), expected_version=match.version)
+            # A table whose timer already played for its human while the others opened is simply played on.
+            with contextlib.suppress(StaleVersion):
+                await store.set_deadline(match_id, match.deadline + (now - at), expected_version=match.version)
 
 
 def percentile(values: list[float], fraction: float) -> float:
@@ -437,6 +446,9 @@ def report(args: argparse.Namespace, table: Table, result: Run) -> None:
                 if args.matches > 1 else "")
         print(f"  service time per human move (wall / moves, one event loop): {1000 * wall / sample.moves:.1f} ms"
               f"{note}")
+    collector = result.gc
+    print(f"  garbage collector: {1000 * collector.seconds / sample.moves:.2f} ms per human move, longest pause "
+          f"{1000 * collector.longest:.1f} ms (passes per generation {collector.passes})")
     if result.uploads is not None:
         uploaded, reused, sent_bytes = result.uploads
         print(f"  pictures per human move: uploaded {uploaded / sample.moves:.2f}, reused {reused / sample.moves:.2f}"

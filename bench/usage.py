@@ -9,6 +9,7 @@ so `RUSAGE_CHILDREN` would miss them); on a system without /proc only this proce
 from __future__ import annotations
 
 import asyncio
+import gc
 import multiprocessing
 import os
 import resource
@@ -64,6 +65,34 @@ class CpuMeter:
         own = time.process_time() - self._self
         self.worker_seconds = sum(_proc_cpu(pid) - self._workers.get(pid, 0.0) for pid in workers())
         self.seconds = own + self.worker_seconds
+
+
+@dataclass
+class GcMeter:
+    """Time this process spent in the cyclic garbage collector between `start()` and `stop()`: every pause stops
+    the event loop, so the longest one shows in the latency's tail, and a thousand live matches make the oldest
+    generation's passes long."""
+
+    seconds: float = 0.0
+    longest: float = 0.0
+    passes: list[int] = field(default_factory=lambda: [0, 0, 0])  # per generation
+    _began: float = 0.0
+
+    def start(self) -> None:
+        gc.callbacks.append(self._seen)
+
+    def stop(self) -> None:
+        if self._seen in gc.callbacks:
+            gc.callbacks.remove(self._seen)
+
+    def _seen(self, phase: str, info: dict) -> None:
+        if phase == "start":
+            self._began = time.perf_counter()
+            return
+        pause = time.perf_counter() - self._began
+        self.seconds += pause
+        self.longest = max(self.longest, pause)
+        self.passes[info["generation"]] += 1
 
 
 def rss_bytes() -> int:
