@@ -161,11 +161,11 @@ class Game(ABC):
         return json.loads(json.dumps(state))
 
     def from_json(self, data: dict[str, Any] | str) -> State:
-        if isinstance(data, str):
-            data = json.loads(data)
-        if not isinstance(data, dict) or data.get("game") != self.info.id:
+        # A fresh parse is already a private copy; a given dict is copied, so the caller's stays untouched.
+        state = json.loads(data) if isinstance(data, str) else clone(data)
+        if not isinstance(state, dict) or state.get("game") != self.info.id:
             raise ValueError(f"not a {self.info.id} state")
-        return clone(data)
+        return state
 
     def players(self, state: State) -> int:
         return int(state["players"])

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 from sqlalchemy import bindparam, case, delete, func, insert, select, update
@@ -289,7 +290,8 @@ class MatchOps(StatsOps, CoinOps, RatingOps):
                                "at": now})
         changes = {"snapshot": dumps(new_snapshot), "version": version, "deadline": deadline, "updated": now}
         db.execute(_CHANGE_MATCH, {"match_id": match_id, **changes})
-        return Match.from_row({**row, **changes})
+        # The caller's snapshot itself, not a parse of the text just written from it (the same data).
+        return replace(Match.from_row({**row, **changes, "snapshot": None}), snapshot=new_snapshot)
 
     async def set_deadline(
         self, match_id: int, deadline: float | None, expected_version: int | None = None

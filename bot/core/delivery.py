@@ -17,7 +17,7 @@ from typing import Any
 
 import engine
 from bot import presenter
-from bot.core.state import MAX_RECAP, ServiceState
+from bot.core.state import MAX_RECAP, ServiceState, match_state
 from bot.i18n import game_name, t
 from bot.messages import Actor, Busy, ChatRef, MessageGone, OutMessage, Reply, Unreachable
 from storage.models import Match, Seat
@@ -125,7 +125,7 @@ class Delivery(ServiceState):
         if match.snapshot is None:
             return
         game = engine.get(match.game)
-        finished = len(game.result(game.from_json(match.snapshot))["history"])
+        finished = len(game.result(match_state(match))["history"])
         if not finished:
             return
         delivered = match.delivered_version or 0
@@ -184,8 +184,7 @@ class Delivery(ServiceState):
 
     async def _deliver_pass(self, match: Match, work: Due) -> Due:
         """Show `match` as it is now; return what is left (with its retry time)."""
-        game = engine.get(match.game)
-        state = game.from_json(match.snapshot)
+        state = match_state(match)
         seats = await self._seats(match.id)
         await self._fresh_slots(match.id)
         transport = self.transports[match.platform]
@@ -381,8 +380,7 @@ class Delivery(ServiceState):
         seat = await self._seat_of(match, player_id)
         if seat is None:
             return Reply(t(lang, "err.not_your_seat"), alert=True)
-        game = engine.get(match.game)
-        message = await self._rack_message(match, game.from_json(match.snapshot), seat)
+        message = await self._rack_message(match, match_state(match), seat)
         await self._fresh_slots(match.id)
         if self.transports[match.platform].push_private:
             try:

@@ -22,7 +22,7 @@ import engine
 import renderers
 from bot import achievements, callbacks
 from bot.core.standings import lower_is_better_games
-from bot.core.state import ServiceState
+from bot.core.state import ServiceState, match_state
 from bot.games import playable_games, ui_for
 from bot.i18n import You, game_name, t, tn
 from bot.messages import Actor, Button, ChatRef, OutMessage, Reply
@@ -243,7 +243,7 @@ class Ladder(ServiceState):
         if not ui_for(match.game).counts_in_stats(match.options):
             return  # a private room earns nothing
         game = engine.get(match.game)
-        state = game.from_json(match.snapshot)
+        state = match_state(match)
         result, view = game.result(state), game.view(state, None)
         seats = await self._seats(match.id)
         changes = await self.store.rating_changes(match.id) if match.rated else []

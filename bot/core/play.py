@@ -12,7 +12,7 @@ from typing import Any
 import engine
 from bot import presenter
 from bot.coin_tables import finishing_places
-from bot.core.state import MAX_RECAP, ServiceState
+from bot.core.state import MAX_RECAP, ServiceState, match_state
 from bot.games import ui_for
 from bot.i18n import You, refusal, t
 from bot.messages import ERROR, Actor, ChatRef, Reply
@@ -74,7 +74,7 @@ class Play(ServiceState):
             if version is not None and version != match.version:
                 return Reply(t(lang, "err.stale"), alert=True)
             game = engine.get(match.game)
-            state = game.from_json(match.snapshot)
+            state = match_state(match)
             if call or (text is not None and ui_for(match.game).is_call(text)):
                 refusal = self._call_refusal(match, state, seat.seat, lang)
                 if refusal is not None:
@@ -110,7 +110,7 @@ class Play(ServiceState):
                 return Reply(done)
             # On-demand platforms (Discord) update the private hand in the reply itself.
             seat = await self._seat_of(match, player_id) or seat
-            rack = await self._rack_message(match, game.from_json(match.snapshot), seat)
+            rack = await self._rack_message(match, match_state(match), seat)
             return Reply(done, message=rack)
 
     def _call_refusal(self, match: Match, state: dict[str, Any], seat: int, lang: str) -> Reply | None:
@@ -132,7 +132,7 @@ class Play(ServiceState):
             if match is None or match.status != "active" or version != match.version:
                 return Reply(t(lang, "err.stale"), alert=True)
             game = engine.get(match.game)
-            state = game.from_json(match.snapshot)
+            state = match_state(match)
             to_move = game.to_move(state)
             # Judge the code against the keyboard of the seat to move before asking who pressed it: a key no rack
             # offers is forged, whoever sends it. ("Back" is always harmless: it redraws the presser's own rack.)
@@ -191,7 +191,7 @@ class Play(ServiceState):
         for _ in range(MAX_BOT_MOVES):
             if match.status != "active":
                 return match
-            state = game.from_json(match.snapshot)
+            state = match_state(match)
             seat_index = game.to_move(state)
             if seat_index is None:
                 return match
@@ -218,10 +218,9 @@ class Play(ServiceState):
                 return Reply(t(lang, "back.not_away"))
             await self._seat_write(self.store.set_seat_flags, match.id, seat.seat, timeouts_in_a_row=0, away=False)
             if match.status == "active":
-                game = engine.get(match.game)
                 seats = await self._seats(match.id)
                 match = await self.store.set_deadline(match.id, await self._deadline_for(
-                    match, game.from_json(match.snapshot), seats))
+                    match, match_state(match), seats))
                 self._timer_due(match.deadline)
                 self._schedule(match, changed_seats={seat.seat}, new_turn=False)
             return Reply(t(lang, "back.welcome"))

@@ -7,7 +7,7 @@ import logging
 
 import engine
 from bot import presenter
-from bot.core.state import ServiceState
+from bot.core.state import ServiceState, match_state
 from bot.i18n import t
 from bot.messages import INFO, Actor, ChatRef, Reply
 from storage.models import Match
@@ -33,5 +33,5 @@ class Standings(ServiceState):
         if match.snapshot is None:
             return Reply(t(lang, "err.no_game"), alert=True)
         seats = await self._seats(match.id)
-        state = engine.get(match.game).from_json(match.snapshot)
+        state = match_state(match)
         return Reply(presenter.scores(match, state, seats, lang), alert=True, kind=INFO)  # a box, not an error

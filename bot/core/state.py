@@ -54,6 +54,18 @@ MAX_RECAP = 400  # moves kept for the table's recap at most (a recap shows a fol
 WAKE_SLACK = 0.05  # seconds: a time this little before the timer loop's planned wake is its own plan (rounding)
 
 
+def match_state(match: Match) -> dict[str, Any]:
+    """The engine state of a match in play, for reading: its snapshot itself, not the private copy
+    `Game.from_json` makes. A Match read from the store owns its snapshot (a fresh parse, or the state its own
+    commit stored), and nothing the service hands a state to changes it: `Game.apply` copies before it plays, and
+    views, legal moves, results, bots and the presenter only read (tests/test_states_unchanged.py). Copying a
+    snapshot every time a move, a delivery or a timer looked at it was a tenth of the main process's work."""
+    state = match.snapshot
+    if not isinstance(state, dict) or state.get("game") != match.game:
+        raise ValueError(f"match {match.id} holds no {match.game} state")
+    return state
+
+
 class ServiceState:
     def __init__(
         self,

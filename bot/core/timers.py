@@ -9,7 +9,7 @@ from typing import Any
 
 import engine
 from bot import callbacks
-from bot.core.state import ServiceState
+from bot.core.state import ServiceState, match_state
 from bot.games import ui_for
 from bot.i18n import t, tn
 from bot.messages import Actor, ChatRef, OutMessage, Reply
@@ -113,8 +113,7 @@ class Timers(ServiceState):
             match = await self.store.get_match(match.id) or match
             if match.status != "active":
                 return t(lang, "timer.next")
-            game = engine.get(match.game)
-            deadline = await self._deadline_for(match, game.from_json(match.snapshot), await self._seats(match.id))
+            deadline = await self._deadline_for(match, match_state(match), await self._seats(match.id))
             try:
                 await self.store.set_deadline(match.id, deadline, expected_version=match.version)
             except StaleVersion:
@@ -150,7 +149,7 @@ class Timers(ServiceState):
             elif match.deadline != lease_end:
                 return 0
             game = engine.get(match.game)
-            state = game.from_json(match.snapshot)
+            state = match_state(match)
             seat_index = game.to_move(state)
             if seat_index is None:
                 return 0
@@ -180,7 +179,7 @@ class Timers(ServiceState):
                                           move=move)
             if away and match.status == "active":
                 # The absent player's seat is now bot-played: its next turns should not wait for a timer.
-                new_deadline = await self._deadline_for(match, game.from_json(match.snapshot),
+                new_deadline = await self._deadline_for(match, match_state(match),
                                                         await self._seats(match.id))
                 match = await self.store.set_deadline(match.id, new_deadline)
             match = await self._run_bots(match)
