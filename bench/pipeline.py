@@ -103,6 +103,7 @@ class PlatformDriver(Protocol):
     async def stop(self) -> None: ...
 
 
+HISTORY = 40  # calls kept per chat: far more than one table's update makes (its rack, table, ping, answer)
 WRITES = ("sendMessage", "sendPhoto", "editMessageMedia", "editMessageText", "editMessageCaption",
           "editMessageReplyMarkup")  # what counts toward Telegram's per-chat message limits
 
@@ -115,7 +116,9 @@ class TelegramDriver:
 
         self.table = table
         self.typed = TypedHuman(table.game) if table.typed else None
-        self.server = FakeTelegram(keep_uploads=False)  # upload bodies counted, not kept: RSS is the bot's
+        # Upload bodies counted, not kept, and each chat's newest calls only: the RSS and the collector's work are the
+        # bot's, not a record of every call of the run.
+        self.server = FakeTelegram(keep_uploads=False, history=HISTORY)
         self.adapter: Any = None
         self.writes = ChatWrites()  # every message sent or edited, per chat, with its time
 
@@ -142,16 +145,15 @@ class TelegramDriver:
     async def _process(self, index: int, update: Any) -> tuple[float, list[Any]]:
         """Hand one update to the application; (milliseconds until it is done, the API calls it made). The calls
         are returned, not kept on the driver: the other matches' updates run meanwhile and would overwrite them."""
-        before = len(self.server.calls)
+        # Other matches run meanwhile: count only this table's chats and this update's own callback answer.
+        mine = (str(self._chat(index)), str(self._user(index)["id"]))
+        before = [self.server.chat_mark(chat) for chat in mine]
         started = time.perf_counter()
         await self.adapter.process(update)
         elapsed = (time.perf_counter() - started) * 1000
-        # Other matches run meanwhile: count only this table's chats and this update's own callback answer.
-        mine = {str(self._chat(index)), str(self._user(index)["id"])}
-        query = update.callback_query.id if update.callback_query else None
-        made = [call for call in self.server.calls[before:] if call.chat_id in mine
-                or (query is not None and call.params.get("callback_query_id") == query)]
-        return elapsed, made
+        made = [call for chat, mark in zip(mine, before, strict=True) for call in self.server.calls_since(chat, mark)]
+        answer = self.server.callback_answer(update.callback_query.id) if update.callback_query else None
+        return elapsed, made if answer is None else [*made, answer]
 
     def _answer(self, index: int, made: list[Any]) -> str | None:
         """What an update told its user, from its own calls `made`: the callback answer, or the reply in the

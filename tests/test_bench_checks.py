@@ -18,6 +18,7 @@ from bench.pipeline_games import TABLES
 from bot import service as service_module
 from bot.core import play as play_module
 from bot.messages import Reply
+from tests.tg_harness import FakeTelegram
 
 
 def png(size: tuple[int, int], kind: str = "PNG") -> bytes:
@@ -156,3 +157,23 @@ async def test_pipeline_bench_refuses_two_matches_whose_presses_do_not_move(plat
     with pytest.raises(BrokenRun, match=r"left the match at version (\d+) \(pressed on \1\)"):
         await pipeline_run(2, 2, platform, TABLES["kenza"], 0.0)
     assert "no active connection" not in caplog.text
+
+
+async def test_the_bench_server_keeps_each_chats_newest_calls_and_reads_an_answer_once():
+    """The bench's fake Telegram keeps only each chat's newest calls, yet an update still finds all of its own:
+    the calls to its chats after the mark it took, and its callback answer."""
+    server = FakeTelegram(keep_uploads=False, history=3)
+    for text in ("a", "b"):
+        await server.handle("sendMessage", {"chat_id": 5, "text": text}, {})
+    mark, other = server.chat_mark(5), server.chat_mark(6)
+    for text in ("c", "d", "e"):
+        await server.handle("sendMessage", {"chat_id": 5, "text": text}, {})
+    await server.handle("sendMessage", {"chat_id": 6, "text": "x"}, {})
+    await server.handle("answerCallbackQuery", {"callback_query_id": "q1", "text": "Played"}, {})
+    assert [call.params["text"] for call in server.calls_to(5)] == ["c", "d", "e"]
+    assert [call.params["text"] for call in server.calls_since(5, mark)] == ["c", "d", "e"]
+    assert [call.params["text"] for call in server.calls_since(6, other)] == ["x"]
+    assert server.calls_since(5, server.chat_mark(5)) == []
+    assert server.callback_answer("q1").params["text"] == "Played"
+    assert server.callback_answer("q1") is None
+    assert server.calls == [], "no call of the run is kept beyond each chat's newest"

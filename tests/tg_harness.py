@@ -3,7 +3,8 @@
 `FakeTelegram` keeps the server's side (messages per chat, incrementing message ids, chats that refuse the bot,
 one-shot 429s) so that two `RecordingRequest`s can talk to the same server across a simulated restart.
 `RecordingRequest` is the `BaseRequest` the application is built with: every API call is recorded (method,
-parameters, uploaded files; with `keep_uploads=False`, as the bench runs it, only their size is counted) and
+parameters, uploaded files; with `keep_uploads=False`, as the bench runs it, only their size is counted; with
+`history=N`, as the bench runs it, only each chat's newest N calls are kept, not every call of the run) and
 answered with Telegram-shaped JSON, including Telegram's real error texts, so the
 adapter's error mapping is exercised the way production would exercise it.
 """
@@ -14,6 +15,7 @@ import asyncio
 import hashlib
 import itertools
 import json
+from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -123,6 +125,13 @@ class FakeTelegram:
     on_call: Callable[[Call], Awaitable[None]] | None = None
     keep_uploads: bool = True  # False: upload bodies are counted (`uploaded_bytes`), not kept (the bench's memory)
     uploaded_bytes: int = 0
+    # None: every call is kept in `calls` (tests read them all). N (the bench): a long run's every call would be most
+    # of the process's memory and of its collector's work, and finding a chat's newest call would read them all;
+    # instead each chat keeps its newest N calls (`calls_to`, `calls_since`) and callback answers wait to be read.
+    history: int | None = None
+    _by_chat: dict[str, deque[Call]] = field(default_factory=dict)
+    _chat_counts: dict[str, int] = field(default_factory=dict)
+    _answers: dict[str, Call] = field(default_factory=dict)
     file_ids: dict[str, str] = field(default_factory=dict)  # file_id the server gave -> digest of its content
     bodies: dict[str, bytes] = field(default_factory=dict)  # digest -> uploaded content (with keep_uploads)
     polled: asyncio.Event = field(default_factory=asyncio.Event)  # set by the first getUpdates
@@ -136,7 +145,30 @@ class FakeTelegram:
         return [call for call in self.calls if call.method != "getUpdates" and (not methods or call.method in methods)]
 
     def calls_to(self, chat_id: str | int) -> list[Call]:
+        if self.history is not None:
+            return list(self._by_chat.get(str(chat_id), ()))
         return [call for call in self.api_calls() if call.chat_id == str(chat_id)]
+
+    def chat_mark(self, chat_id: str | int) -> int:
+        """How many calls went to this chat so far: `calls_since` gives the ones after."""
+        if self.history is not None:
+            return self._chat_counts.get(str(chat_id), 0)
+        return len(self.calls_to(chat_id))
+
+    def calls_since(self, chat_id: str | int, mark: int) -> list[Call]:
+        """The calls to this chat after `chat_mark` said `mark` (with `history`, at most its newest N)."""
+        kept = self.calls_to(chat_id)
+        if self.history is None:
+            return kept[mark:]
+        new = self._chat_counts.get(str(chat_id), 0) - mark
+        return kept[len(kept) - min(new, len(kept)):] if new > 0 else []
+
+    def callback_answer(self, query_id: str) -> Call | None:
+        """The answerCallbackQuery of this callback query, if it was answered (with `history`: read once)."""
+        if self.history is not None:
+            return self._answers.pop(query_id, None)
+        return next((call for call in reversed(self.calls) if call.method == "answerCallbackQuery"
+                     and call.params.get("callback_query_id") == query_id), None)
 
     def latest(self, chat_id: str | int, *methods: str) -> Call | None:
         for call in reversed(self.calls_to(chat_id)):
@@ -220,7 +252,16 @@ class FakeTelegram:
     async def handle(self, method: str, params: dict[str, Any], files: dict[str, bytes]) -> tuple[int, Any]:
         self.uploaded_bytes += sum(len(body) for body in files.values())
         call = Call(method, params, files if self.keep_uploads else {})
-        self.calls.append(call)
+        if self.history is None:
+            self.calls.append(call)
+        elif call.chat_id is not None:
+            kept = self._by_chat.get(call.chat_id)
+            if kept is None:
+                kept = self._by_chat[call.chat_id] = deque(maxlen=self.history)
+            kept.append(call)
+            self._chat_counts[call.chat_id] = self._chat_counts.get(call.chat_id, 0) + 1
+        elif method == "answerCallbackQuery":
+            self._answers[str(params.get("callback_query_id"))] = call
         if self.on_call is not None and method != "getUpdates":
             await self.on_call(call)
         if method in self.retry_once:
