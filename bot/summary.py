@@ -38,7 +38,9 @@ class Log:
         """Append a move; drop what no seat's recap needs any more (at most `cap` moves are kept)."""
         if not self.entries:
             self.base = before()
-        self.entries.append(entry)
+        seat, move, view, played_in = entry
+        previous = self.entries[-1][2] if self.entries else self.base
+        self.entries.append((seat, move, shared(previous, view), played_in))
         drop = max(keep_from(self.entries, seats), len(self.entries) - cap)
         if drop > 0:
             self.base = self.entries[drop - 1][2]
@@ -46,6 +48,26 @@ class Log:
 
     def copy(self) -> Log:
         return Log(list(self.entries), self.base)
+
+
+def shared(previous: Any, view: Any) -> Any:
+    """`view`, with every part equal to the same part of `previous` taken from `previous` itself.
+
+    A move changes a pile or two of the public view; the recap keeps a view per move of every live match, and
+    without sharing the unchanged parts each entry held its own copy of every pile (in Tunj about twenty lists
+    of cards a move): most of a busy process's objects, each one walked by every full pass of the garbage
+    collector. Views are only read once built, so a part may belong to several entries."""
+    if previous is view:
+        return view
+    if type(previous) is not type(view):  # 1 == True == 1.0, but each must stay what the view said
+        return view
+    if previous == view:
+        return previous
+    if isinstance(previous, dict) and isinstance(view, dict):
+        return {key: shared(previous[key], value) if key in previous else value for key, value in view.items()}
+    if isinstance(previous, list) and isinstance(view, list) and len(previous) == len(view):
+        return [shared(old, new) for old, new in zip(previous, view, strict=True)]
+    return view
 
 
 def sheets(game_id: str, view: dict[str, Any], names: list[str], lang: str) -> list[Sheet]:

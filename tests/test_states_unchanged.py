@@ -64,3 +64,30 @@ def test_no_question_the_service_asks_changes_a_state(game_id: str) -> None:
                    lambda state=state: game.view(state, None), players, 50)
         state = after
     assert version == POSITIONS - 1, f"{game_id}: the match ended after {version} moves, too soon to check"
+
+
+@pytest.mark.parametrize("game_id", playable_games())
+def test_the_recap_log_shares_what_a_move_left_unchanged(game_id: str) -> None:
+    """Each recap entry keeps the public view after its move; parts a move did not change are the previous
+    entry's own objects (memory and collector work per live match), and every entry still equals its view."""
+    from bot.summary import Log
+
+    game = engine.get(game_id)
+    players = PLAYERS[game_id]
+    state = game.new(players, {}, seed=4)
+    rng = random.Random(4)
+    log, views = Log(), []
+    for _ in range(12):
+        seat = game.to_move(state)
+        move = decide(game_id, state, seat, "normal", rng, slips=False)
+        before, state = state, game.apply(state, seat, move)
+        view = game.view(state, None)
+        views.append(frozen(view))
+        log.add((seat, move, view, 1), lambda before=before: game.view(before, None), players, 400)
+    assert len(log.entries) >= 2, "the log kept moves to compare"
+    kept_views = views[len(views) - len(log.entries):]
+    assert [frozen(entry[2]) for entry in log.entries] == kept_views, "each entry still shows its own move's view"
+    first, second = log.entries[-2][2], log.entries[-1][2]
+    same = [key for key in second if isinstance(second[key], (list, dict)) and second[key] == first[key]]
+    assert same, f"{game_id}: two moves in a row changed every part of the view"
+    assert all(second[key] is first[key] for key in same), "an unchanged part is the previous entry's own object"
