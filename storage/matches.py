@@ -36,6 +36,12 @@ _OPEN_MATCH = select(matches).where(matches.c.platform == bindparam("platform"),
                                     matches.c.chat_id == bindparam("chat_id"), matches.c.status.in_(OPEN))
 _LOG_MOVE = insert(moves)
 _CHANGE_MATCH = update(matches).where(matches.c.id == bindparam("match_id"))
+# After every delivery pass: built once, as a new statement object each time cost more than the move's own write.
+_DELIVERED_BEHIND = matches.c.delivered_version.is_(None) | (matches.c.delivered_version < bindparam("shown"))
+_MARK_DELIVERED = (update(matches).where(matches.c.id == bindparam("match_id"))
+                   .values(delivered_version=case((_DELIVERED_BEHIND, bindparam("shown")),
+                                                  else_=matches.c.delivered_version))
+                   .returning(matches.c.version))
 
 
 class MatchOps(StatsOps, CoinOps, RatingOps):
@@ -158,11 +164,8 @@ class MatchOps(StatsOps, CoinOps, RatingOps):
         Returns the match's version as stored now (None: no such match), in the same statement: a later one means
         a move was stored after the delivery read the match — on another worker, whose own delivery may have
         landed before this one's older screens."""
-        behind = matches.c.delivered_version.is_(None) | (matches.c.delivered_version < version)
-        statement = (update(matches).where(matches.c.id == match_id)
-                     .values(delivered_version=case((behind, version), else_=matches.c.delivered_version))
-                     .returning(matches.c.version))
-        return await self.run(lambda db: db.execute(statement).scalar_one_or_none())
+        values = {"match_id": match_id, "shown": version}
+        return await self.run(lambda db: db.execute(_MARK_DELIVERED, values).scalar_one_or_none())
 
     async def set_match_options(self, match_id: int, options: dict[str, Any], mode: str | None = None) -> Match:
         """Replace a lobby's options (and mode, if given) before the game starts."""
