@@ -149,6 +149,20 @@ async def test_close_ends_every_worker():
         await pool.submit(_echo, 1)
 
 
+async def test_a_worker_that_cannot_start_says_why_and_is_not_started_again_on_its_own():
+    pool = RenderPool(1, _refuse, ("no palettes",))
+    try:
+        await pool._fill()
+        (worker,) = pool._workers
+        with pytest.raises(Refused, match="no palettes"):
+            await asyncio.wait_for(pool.ready(), 60)
+        assert worker.task is not None
+        await asyncio.wait_for(worker.task, 60)  # its reader saw it end
+        assert pool._workers == [] and not worker.process.is_alive(), "not started again on its own"
+    finally:
+        pool.close()
+
+
 def test_close_from_sync_code_after_the_loop_ended():
     pool = RenderPool(1, _nothing)
 

@@ -97,10 +97,14 @@ def _failure(job: int | None, error: BaseException) -> bytes:
 
 
 def _serve(connection: Connection, initializer: Callable[..., object], initargs: tuple[Any, ...]) -> None:
-    """A worker process: initialise, say so, then answer jobs until the main process closes the socket. Ctrl-C
-    is the main process's to handle: it ends the workers by closing their sockets."""
+    """A worker process: initialise, say so (or why not, and end), then answer jobs until the main process closes
+    the socket. Ctrl-C is the main process's to handle: it ends the workers by closing their sockets."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    initializer(*initargs)
+    try:
+        initializer(*initargs)
+    except BaseException as error:
+        connection.send_bytes(_failure(_READY, error))
+        return
     connection.send_bytes(pickle.dumps((_READY, True, None)))
     while True:
         try:
@@ -172,6 +176,8 @@ class RenderPool:
                 if self._closed:
                     raise RuntimeError("the render pool is closed")
                 self._workers.append(await self._start())
+                if self._closed:  # closed while that one started
+                    self.close()
 
     async def _start(self) -> _Worker:
         ours, theirs = self._context.Pipe()
@@ -199,10 +205,16 @@ class RenderPool:
                 except Exception as error:
                     job, ok, value = None, False, RuntimeError(f"a render worker's answer is unreadable: {error!r}")
                 if job == _READY:
-                    if not worker.ready.done():
+                    if worker.ready.done():
+                        pass
+                    elif ok:
                         worker.ready.set_result(None)
+                    else:
+                        worker.ready.set_exception(value)  # the initializer's own error, for `ready`
                     continue
-                future = worker.jobs.pop(job if job is not None else next(iter(worker.jobs), -1), None)
+                if job is None:  # a request the worker could not unpickle: the oldest one in flight
+                    job = next(iter(worker.jobs), None)
+                future = worker.jobs.pop(job, None)
                 if future is None or future.done():
                     continue
                 if ok:
@@ -217,13 +229,18 @@ class RenderPool:
         if process.is_alive():  # a worker whose socket broke is of no more use
             process.kill()
         process.join(1)  # at its end already: its socket closed as it exited
-        log.warning("render worker %s died (exit code %s); starting another", process.pid, process.exitcode)
+        # One that could not even start is replaced by the next job only: no loop of workers failing to start.
+        started = worker.ready.done() and worker.ready.exception() is None
+        log.warning("render worker %s died (exit code %s)%s", process.pid, process.exitcode,
+                    "; starting another" if started else " before it was ready")
         self._retire(worker, BrokenProcessPool(f"render worker {process.pid} died (exit code {process.exitcode})"))
         self._dead.append(process)
-        try:
-            await self._fill()
-        except Exception:
-            log.exception("could not start a render worker (the next job tries again)")
+        if started:
+            try:
+                await self._fill()
+            except Exception:
+                if not self._closed:
+                    log.exception("could not start a render worker (the next job tries again)")
 
     def _retire(self, worker: _Worker, error: BaseException) -> None:
         """Forget a worker: its socket closed, its jobs and readiness failed with `error`."""
