@@ -1,9 +1,11 @@
 """Drawing the pictures of messages off the event loop, each distinct picture once.
 
 Pillow work is the heaviest part of a move, and in a thread it holds the interpreter lock against the event loop:
-with `processes` > 0 pictures are drawn in a pool of worker processes (each with its own Pillow objects and the
-palettes one learner process learned for them), so a second core draws while the loop answers players. With 0
-(tests, the console) one render thread draws, as before.
+with `processes` > 0 pictures are drawn in worker processes (each with its own Pillow objects and the palettes one
+learner process learned for them), so a second core draws while the loop answers players. The workers are driven
+from the event loop itself (bot/core/render_pool.py), not through `ProcessPoolExecutor`, whose feeder and manager
+threads fought the loop for the interpreter lock (about 9 % of the main process's CPU under load). With 0 (tests,
+the console) one render thread draws, as before.
 
 A `Picture` is plain data whose key is a digest of everything drawn, so a picture asked for again (a rack whose hand
 did not change while its keyboard did, a table the same after a refused edit, a retry) is taken from a small cache
@@ -15,19 +17,18 @@ rack of one seat cannot come back for another seat whose view differs in anythin
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import functools
 import logging
 import multiprocessing
 import os
-import sys
 from collections import OrderedDict
-from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from collections.abc import Callable, Iterable
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
 import renderers
+from bot.core.render_pool import RenderPool, lean_children
 from renderers.picture import Picture, draw
 
 log = logging.getLogger(__name__)
@@ -53,40 +54,16 @@ def _learn(games: tuple[str, ...]) -> dict[str, bytes]:
     return renderers.learned_palettes(games)
 
 
-def _ready() -> bool:
-    return True
-
-
-@contextlib.contextmanager
-def _lean_children() -> Iterator[None]:
-    """While worker processes may start: hide where the main module is, so a spawned worker does not import it
-    (multiprocessing re-imports `__main__` in every child: for `majlis run` or a bench that is the whole bot,
-    its chat library and database code, tens of MiB per worker that only draws). The workers need only what
-    `draw` pickles by reference: renderers."""
-    main = sys.modules.get("__main__")
-    if main is None:
-        yield
-        return
-    saved = {name: main.__dict__[name] for name in ("__file__", "__spec__") if name in main.__dict__}
-    main.__dict__.pop("__file__", None)
-    main.__dict__["__spec__"] = None
-    try:
-        yield
-    finally:
-        main.__dict__.pop("__spec__", None)
-        main.__dict__.update(saved)
-
-
 class Pictures:
     def __init__(self, processes: int = 0, *, cache_bytes: int = CACHE_BYTES, games: Iterable[str] = ()) -> None:
         self.processes = processes
         self._games = tuple(games)
         self._learned: dict[str, bytes] = {}  # palettes learned by `warm`'s learner process, handed to every worker
         self._learned_for: tuple[str, ...] | None = None  # the games `_learned` was learned for
-        self._executor = self._new_executor()
-        # Builders that draw inside whole messages (a replay's animation) run on one render thread of this process.
-        self._thread: Executor = self._executor if processes <= 0 else ThreadPoolExecutor(
-            max_workers=1, thread_name_prefix="render")
+        self._pool = self._new_pool()
+        # Pictures with `processes` 0, and builders that draw inside whole messages (a replay's animation), are drawn
+        # on one render thread of this process: Pillow's font objects are never used by two threads at once.
+        self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="render")
         self._cache: OrderedDict[str, bytes] = OrderedDict()
         self._cache_bytes = cache_bytes
         self._size = 0
@@ -94,14 +71,10 @@ class Pictures:
         self.drawn = 0  # pictures actually drawn (tests and the bench read these)
         self.reused = 0  # pictures served from the cache or from a drawing already under way
 
-    def _new_executor(self) -> Executor:
+    def _new_pool(self) -> RenderPool | None:
         if self.processes <= 0:
-            # One thread: Pillow's font objects are never used by two threads at once.
-            return ThreadPoolExecutor(max_workers=1, thread_name_prefix="render")
-        # spawn, not fork: the parent has threads (the database's, maybe a render thread) a fork would copy
-        # mid-operation.
-        return ProcessPoolExecutor(max_workers=self.processes, mp_context=multiprocessing.get_context("spawn"),
-                                   initializer=_start_worker, initargs=(self._games, self._learned))
+            return None
+        return RenderPool(self.processes, _start_worker, (self._games, self._learned))
 
     async def draw(self, picture: Picture) -> bytes:
         """The picture's PNG bytes: from the cache, from a drawing of the same picture under way, or drawn now."""
@@ -143,18 +116,17 @@ class Pictures:
         """Run a builder that draws as it builds (its result is not plain picture bytes) on the render thread."""
         return await asyncio.get_running_loop().run_in_executor(self._thread, functools.partial(function, *args))
 
-    def _submit(self, function: Callable[..., T], *args: Any) -> asyncio.Future[T]:
-        """Hand a job to the executor (a submit may start a worker process: it must start lean)."""
-        with _lean_children():
-            return asyncio.get_running_loop().run_in_executor(self._executor, function, *args)
+    async def _submit(self, function: Callable[..., T], *args: Any) -> T:
+        """A job for the worker processes, or with none for the render thread."""
+        if self._pool is None:
+            return await asyncio.get_running_loop().run_in_executor(self._thread, function, *args)
+        return await self._pool.submit(function, *args)
 
     async def _run(self, picture: Picture) -> bytes:
         try:
             return await self._submit(draw, picture)
-        except BrokenProcessPool:  # a worker died (killed, out of memory): a fresh pool, and one more try
-            log.warning("the render pool broke; starting a new one")
-            self._executor.shutdown(wait=False, cancel_futures=True)
-            self._executor = self._new_executor()
+        except BrokenProcessPool:  # its worker died (killed, out of memory) and a fresh one took its place: once more
+            log.warning("a render worker died while drawing; drawing the picture again")
             return await self._submit(draw, picture)
 
     def _keep(self, key: str, data: bytes) -> None:
@@ -185,20 +157,23 @@ class Pictures:
             self._games = games
             self._learned = await self._learn(games)
             self._learned_for = games
-            self._executor.shutdown(wait=False)
-            self._executor = self._new_executor()
-        await asyncio.gather(*(self._submit(_ready) for _ in range(self.processes)))
+            if self._pool is not None:
+                self._pool.close()  # workers started without these palettes (none, if nothing was drawn yet)
+            self._pool = self._new_pool()
+        assert self._pool is not None
+        await self._pool.ready()
 
     async def _learn(self, games: tuple[str, ...]) -> dict[str, bytes]:
         learner = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
         try:
-            with _lean_children():
+            with lean_children():
                 job = asyncio.get_running_loop().run_in_executor(learner, _learn, games)
             return await job
         finally:
             await asyncio.to_thread(learner.shutdown, True)  # gone before the workers start
 
     def close(self) -> None:
-        self._executor.shutdown(wait=True)
-        if self._thread is not self._executor:
-            self._thread.shutdown(wait=True)
+        """End the worker processes and the render thread (from sync code too, as the service's close does)."""
+        if self._pool is not None:
+            self._pool.close()
+        self._thread.shutdown(wait=True)
