@@ -25,6 +25,7 @@ still waits for a transaction under way, as every read of the one shared connect
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 import time
 from collections.abc import AsyncIterator, Callable, Mapping
 from contextlib import asynccontextmanager
@@ -37,6 +38,7 @@ from sqlalchemy.pool import StaticPool
 from sqlalchemy.sql import Executable
 
 from storage import migrate
+from storage.fast_reads import Plan, plan_for
 from storage.url import MEMORY, Target, database_target, ensure_parent
 
 BUSY_TIMEOUT_MS = 5000
@@ -64,6 +66,7 @@ class Database:
         self._driver: Any = None  # SQLite: the aiosqlite connection under it (its thread runs `run`'s functions)
         self._on_thread: Connection | None = None  # SQLite: a synchronous Connection used only on that thread
         self._reader: Connection | None = None  # SQLite file: the read-only connection of the event loop's reads
+        self._plans: dict[Executable, Plan | None] = {}  # statement -> its sqlite3 plan (None: through SQLAlchemy)
         self._active: dict[asyncio.Task[Any], tuple[AsyncConnection, bool]] = {}  # the task's transaction, writes?
         self.migrations_applied: list[int] = []
         self._closed = False
@@ -259,11 +262,39 @@ class Database:
 
     async def _read_one(self, statement: Executable, params: Mapping[str, Any] | None = None) -> Row | None:
         """One row of a single read, in one `run`. Hot reads pass a statement built once with `bindparam`s and
-        their `params`: building a statement and its cache key costs more than SQLite's answer."""
+        their `params`: building a statement and its cache key costs more than SQLite's answer. On a SQLite
+        file such a statement is read straight through sqlite3 (storage/fast_reads.py)."""
+        plan = self._fast_plan(statement)
+        if plan is not None:
+            return await self._fast_read(lambda connection: plan.one(connection, params))
         return await self.run(lambda db: db.execute(statement, params).mappings().first(), write=False)
 
     async def _read_all(self, statement: Executable, params: Mapping[str, Any] | None = None) -> list[Row]:
+        plan = self._fast_plan(statement)
+        if plan is not None:
+            return await self._fast_read(lambda connection: plan.all(connection, params))
         return await self.run(lambda db: list(db.execute(statement, params).mappings().all()), write=False)
+
+    def _fast_plan(self, statement: Executable) -> Plan | None:
+        """The sqlite3 plan of a statement, when this read may go straight to the read-only connection: a SQLite
+        file, and no transaction of this task to read inside of."""
+        if self._reader is None or self._active.get(asyncio.current_task()) is not None:  # type: ignore[arg-type]
+            return None
+        if statement not in self._plans:
+            self._plans[statement] = plan_for(statement, self._reader.dialect)
+        return self._plans[statement]
+
+    async def _fast_read(self, read: Callable[[sqlite3.Connection], T]) -> T:
+        """As `run`'s reads on the event loop: after the transaction under way, if any."""
+        assert self._reader is not None
+        if self._lock.locked():
+            async with self._lock:
+                if self._closed:
+                    raise ValueError("the store is closed")
+                return read(self._reader.connection.dbapi_connection)  # type: ignore[arg-type]
+        if self._closed:
+            raise ValueError("the store is closed")
+        return read(self._reader.connection.dbapi_connection)  # type: ignore[arg-type]
 
     async def _exec(self, db: AsyncConnection, statement: Executable, params: Any = None) -> CursorResult[Any]:
         return await db.execute(statement, params)

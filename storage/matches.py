@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
-from sqlalchemy import bindparam, case, delete, func, insert, select, update
+from sqlalchemy import bindparam, case, delete, func, insert, literal_column, select, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection
@@ -28,12 +28,19 @@ _SEATS = select(seats, players.c.display_name).select_from(
 _MATCH = select(matches).where(matches.c.id == bindparam("match_id"))
 _LOCKED_MATCH = _MATCH.with_for_update()
 _MATCH_SEATS = _SEATS.where(seats.c.match_id == bindparam("match_id")).order_by(seats.c.seat)
-_PLAYER_MATCH = (select(matches).join(seats, seats.c.match_id == matches.c.id)
-                 .where(seats.c.player_id == bindparam("player_id"), matches.c.platform == bindparam("platform"),
-                        matches.c.status == "active")
+# The player's seats first (an IN subquery): as a join, SQLite walked every active match by its status index and
+# probed each one's seats, 330 µs at a thousand live tables against 56 µs this way.
+_PLAYER_MATCH = (select(matches)
+                 .where(matches.c.id.in_(select(seats.c.match_id).where(seats.c.player_id == bindparam("player_id"))),
+                        matches.c.platform == bindparam("platform"), matches.c.status == "active")
                  .order_by(matches.c.id.desc()).limit(1))
+# The open statuses written into the SQL (they are this module's constants): SQLite then sees that the query
+# implies the partial index matches_one_open_per_chat and finds the chat's table by it, where bound values left
+# it walking every active match by status (a thousand live tables: every group command read them all). Bound
+# values would also be an IN list expanded at each execution, which keeps it from a plain sqlite3 read.
+_OPEN_STATUSES = matches.c.status.in_([literal_column(f"'{status}'") for status in OPEN])
 _OPEN_MATCH = select(matches).where(matches.c.platform == bindparam("platform"),
-                                    matches.c.chat_id == bindparam("chat_id"), matches.c.status.in_(OPEN))
+                                    matches.c.chat_id == bindparam("chat_id"), _OPEN_STATUSES)
 _LOG_MOVE = insert(moves)
 _CHANGE_MATCH = update(matches).where(matches.c.id == bindparam("match_id"))
 # After every delivery pass: built once, as a new statement object each time cost more than the move's own write.
