@@ -103,7 +103,7 @@ class PlatformDriver(Protocol):
     async def stop(self) -> None: ...
 
 
-HISTORY = 40  # calls kept per chat: far more than one table's update makes (its rack, table, ping, answer)
+HISTORY = 6  # calls kept per chat: more than one table's update makes (its rack, table, ping, answer)
 WRITES = ("sendMessage", "sendPhoto", "editMessageMedia", "editMessageText", "editMessageCaption",
           "editMessageReplyMarkup")  # what counts toward Telegram's per-chat message limits
 

@@ -27,6 +27,7 @@ from __future__ import annotations
 import asyncio
 import sqlite3
 import time
+import weakref
 from collections.abc import AsyncIterator, Callable, Mapping
 from contextlib import asynccontextmanager
 from typing import Any, Self, TypeVar
@@ -66,7 +67,9 @@ class Database:
         self._driver: Any = None  # SQLite: the aiosqlite connection under it (its thread runs `run`'s functions)
         self._on_thread: Connection | None = None  # SQLite: a synchronous Connection used only on that thread
         self._reader: Connection | None = None  # SQLite file: the read-only connection of the event loop's reads
-        self._plans: dict[Executable, Plan | None] = {}  # statement -> its sqlite3 plan (None: through SQLAlchemy)
+        # id of a statement read more than once -> (the statement, its sqlite3 plan or None: through SQLAlchemy)
+        self._plans: dict[int, tuple[weakref.ref[Executable], Plan | None]] = {}
+        self._seen: dict[int, weakref.ref[Executable]] = {}  # statements read once so far
         self._active: dict[asyncio.Task[Any], tuple[AsyncConnection, bool]] = {}  # the task's transaction, writes?
         self.migrations_applied: list[int] = []
         self._closed = False
@@ -280,9 +283,19 @@ class Database:
         file, and no transaction of this task to read inside of."""
         if self._reader is None or self._active.get(asyncio.current_task()) is not None:  # type: ignore[arg-type]
             return None
-        if statement not in self._plans:
-            self._plans[statement] = plan_for(statement, self._reader.dialect)
-        return self._plans[statement]
+        key = id(statement)
+        known = self._plans.get(key)
+        if known is not None and known[0]() is statement:
+            return known[1]
+        # Only a statement read a second time is planned: one built for a single call (a filter with its values
+        # written in) would cost a compile per read and stay in the cache for ever. Entries go with their statement.
+        seen = self._seen.get(key)
+        if seen is None or seen() is not statement:
+            self._seen[key] = weakref.ref(statement, lambda _, key=key: self._seen.pop(key, None))  # type: ignore[misc]
+            return None
+        plan = plan_for(statement, self._reader.dialect)
+        self._plans[key] = (weakref.ref(statement, lambda _, key=key: self._plans.pop(key, None)), plan)  # type: ignore[misc]
+        return plan
 
     async def _fast_read(self, read: Callable[[sqlite3.Connection], T]) -> T:
         """As `run`'s reads on the event loop: after the transaction under way, if any."""

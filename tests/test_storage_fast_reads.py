@@ -44,6 +44,7 @@ async def test_a_hot_read_gives_sqlalchemys_rows(store, name):
     ids = await live_match(store)
     chosen = statement(name)
     params = HOT[name](ids)
+    store._fast_plan(chosen)  # a statement is planned from its second read on
     plan = store._fast_plan(chosen)
     assert plan is not None, f"{name} is read through SQLAlchemy, not sqlite3"
     expected = [dict(row) for row in await store.run(
@@ -64,6 +65,21 @@ async def test_a_read_inside_a_transaction_reads_in_it(store):
     assert (await store.get_match(ids["match"])).mode == "quick"
 
 
+async def test_a_statement_built_for_one_call_is_never_planned_nor_kept(store):
+    """Reads whose statement is built per call (values written in) stay with SQLAlchemy, which caches their
+    compiled form by shape: planning each would compile every time and keep every one."""
+    ids = await live_match(store)
+    for _ in range(3):
+        assert await store.moves(ids["match"]) == []
+        await store.next_deadline()
+    planned, seen = len(store._plans), len(store._seen)
+    for _ in range(5):
+        assert await store.moves(ids["match"]) == []
+    assert len(store._plans) == planned, "a statement built per call was planned"
+    assert len(store._seen) == seen, "a statement built per call is kept after its read"
+    assert all(entry() is not None for entry in store._seen.values())
+
+
 def test_an_in_list_or_converting_type_keeps_sqlalchemy():
     from sqlalchemy import bindparam, select
     from sqlalchemy.dialects import sqlite
@@ -78,6 +94,7 @@ def test_an_in_list_or_converting_type_keeps_sqlalchemy():
 @pytest.mark.parametrize("name", ["_PLAYER_MATCH", "_OPEN_MATCH"])
 async def test_a_players_or_chats_table_is_found_by_an_index_not_by_every_live_match(store, name):
     ids = await live_match(store)
+    store._fast_plan(statement(name))
     plan = store._fast_plan(statement(name))
     with sqlite3.connect(store.path) as connection:
         steps = [row[3] for row in connection.execute("EXPLAIN QUERY PLAN " + plan.sql,
