@@ -112,18 +112,6 @@ class Pictures:
         drawn off the loop in the same workers, not cached."""
         return await self._submit(function, *args)
 
-    async def off_loop(self, function: Callable[..., T], *args: Any) -> T:
-        """Pure work that is not a picture (a bot's decision) in the worker processes, so the event loop's core
-        is not spent on it; with no workers (tests, the console) it runs right here, as before. A worker that
-        dies under it costs nothing: the work is done here instead."""
-        if self._pool is None:
-            return function(*args)
-        try:
-            return await self._pool.submit(function, *args)
-        except BrokenProcessPool:
-            log.warning("a render worker died under %s; doing it on the event loop", function.__name__)
-            return function(*args)
-
     async def in_thread(self, function: Callable[..., T], *args: Any) -> T:
         """Run a builder that draws as it builds (its result is not plain picture bytes) on the render thread."""
         return await asyncio.get_running_loop().run_in_executor(self._thread, functools.partial(function, *args))

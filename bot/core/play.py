@@ -17,7 +17,7 @@ from bot.games import ui_for
 from bot.i18n import You, refusal, t
 from bot.messages import ERROR, Actor, ChatRef, Reply
 from engine import IllegalMove
-from engine.bots import decide, decide_seeded
+from engine.bots import decide
 from storage.errors import StaleVersion
 from storage.ladder import sides_and_places
 from storage.models import Match
@@ -37,10 +37,6 @@ def drawn_tag(tag: str) -> bool:
 
 
 MAX_BOT_MOVES = 2000  # per wake-up: a guard, far above any real chain of bot turns
-# Games whose bots think long enough (their normal bot: Konkan tiles 1.6 ms a move, Konkan cards 0.9 ms) that
-# choosing in a worker process, at about 0.4 ms of the event loop for the hand-off, frees the loop's core; the
-# others' bots (Tunj 0.7 ms, many moves a turn; Kenza, Canasta 0.3-0.4 ms) choose on the loop.
-BOTS_OFF_LOOP = frozenset({"konkan_tiles", "konkan_cards"})
 
 
 class Play(ServiceState):
@@ -204,12 +200,8 @@ class Play(ServiceState):
             if seat.is_human and not seat.away:
                 return match
             level = seat.bot_level or "normal"
-            seed = f"{match.seed}:{match.version}"
-            if match.game in BOTS_OFF_LOOP:
-                move = await self.pictures.off_loop(decide_seeded, match.game, state, seat_index, level, seed,
-                                                    not seat.is_human)
-            else:
-                move = decide(match.game, state, seat_index, level, random.Random(seed), slips=not seat.is_human)
+            chooser = random.Random(f"{match.seed}:{match.version}")
+            move = decide(match.game, state, seat_index, level, chooser, slips=not seat.is_human)
             if self.bot_delay:
                 await asyncio.sleep(self.bot_delay)
             new_state = game.apply(state, seat_index, move)

@@ -70,11 +70,3 @@ def decide(game_id: str, state: dict[str, Any], seat: int, level: str, rng: rand
     if slips and attempts is not None:
         return bot.choose(view, legal, rng, attempts=attempts(state, seat))  # type: ignore[call-arg]
     return bot.choose(view, legal, rng)
-
-
-def decide_seeded(game_id: str, state: dict[str, Any], seat: int, level: str, seed: str,
-                  slips: bool = True) -> str:
-    """`decide` with its chooser seeded from `seed`: the form a worker process is handed (a string crosses
-    between processes; the service seeds every bot move from its match's seed and version, so the move is the same
-    wherever it is chosen)."""
-    return decide(game_id, state, seat, level, random.Random(seed), slips=slips)
