@@ -88,6 +88,53 @@ def test_the_recap_log_shares_what_a_move_left_unchanged(game_id: str) -> None:
     kept_views = views[len(views) - len(log.entries):]
     assert [frozen(entry[2]) for entry in log.entries] == kept_views, "each entry still shows its own move's view"
     first, second = log.entries[-2][2], log.entries[-1][2]
-    same = [key for key in second if isinstance(second[key], (list, dict)) and second[key] == first[key]]
+    same = [key for key in second if isinstance(second[key], (tuple, dict)) and second[key] == first[key]]
     assert same, f"{game_id}: two moves in a row changed every part of the view"
     assert all(second[key] is first[key] for key in same), "an unchanged part is the previous entry's own object"
+
+
+@pytest.mark.parametrize("game_id", playable_games())
+def test_the_recap_log_leaves_the_garbage_collectors_sight(game_id: str) -> None:
+    """A thousand live tables' recap logs were most of what a full pass of the collector walked, and its pauses
+    were the latency's tail. The log keeps its views' piles as tuples of strings and numbers, which the collector
+    stops tracking once it has seen them (a dict holding dicts stays tracked: CPython untracks only containers of
+    untracked values)."""
+    import gc
+
+    from bot.summary import Log
+
+    game = engine.get(game_id)
+    players = PLAYERS[game_id]
+    state = game.new(players, {}, seed=5)
+    rng = random.Random(5)
+    log = Log()
+    for _ in range(12):
+        seat = game.to_move(state)
+        move = decide(game_id, state, seat, "normal", rng, slips=False)
+        before, state = state, game.apply(state, seat, move)
+        log.add((seat, move, game.view(state, None), 1), lambda before=before: game.view(before, None), players, 400)
+    gc.collect()
+    kept = [log.base, *(entry[2] for entry in log.entries)]
+    parts = {id(part): part for view in kept for part in walk(view)}.values()
+    lists = [part for part in parts if isinstance(part, list)]
+    assert not lists, f"{game_id}: the log keeps lists, which the collector always walks: {lists[0]!r:.120}"
+    flat = [part for part in parts if not any(isinstance(item, (dict, list, tuple)) for item in values(part))]
+    walked = [part for part in flat if gc.is_tracked(part)]
+    assert not walked, f"{game_id}: {len(walked)} of the log's piles still walked, e.g. {walked[0]!r:.120}"
+    assert len(flat) > len(parts) / 2, "most of a view is piles of plain values"
+
+
+def values(part: object) -> list[object]:
+    return list(part.values()) if isinstance(part, dict) else list(part)  # type: ignore[call-overload]
+
+
+def walk(part: object) -> list[object]:
+    """`part` and every container inside it."""
+    found = [part]
+    if isinstance(part, dict):
+        part = list(part.values())
+    if isinstance(part, (list, tuple)):
+        for item in part:
+            if isinstance(item, (dict, list, tuple)):
+                found += walk(item)
+    return found
