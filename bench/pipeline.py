@@ -60,6 +60,7 @@ from bench.pipeline_games import TABLES, Table, TypedHuman, moved  # noqa: E402
 from bench.usage import ChatWrites, CpuMeter, GcMeter, RssSampler, peak_rss_mib, rss_bytes  # noqa: E402
 from bot.core.pictures import default_processes  # noqa: E402
 from bot.heap import freeze_startup_heap  # noqa: E402
+from bot.interpreter import share_the_interpreter  # noqa: E402
 from bot.service import Service  # noqa: E402
 from storage import Store  # noqa: E402
 from storage.errors import StaleVersion  # noqa: E402
@@ -319,6 +320,7 @@ async def run(matches: int, moves: int, platform: str, table: Table, think: floa
         driver = DRIVERS[platform](table)
         await driver.start(service)
         freeze_startup_heap()  # as bot/runner.py does once its adapters are up
+        share_the_interpreter()  # as bot/runner.py does
         timers = asyncio.create_task(service.run_timers(), name="bench-timers")  # as bot/runner.py does
         sampler = RssSampler()
         sampling = asyncio.create_task(sampler.run(), name="bench-rss")

@@ -6,11 +6,13 @@ import asyncio
 import contextlib
 import logging
 import signal
+import sys
 from typing import Protocol
 
 from bot.config import Settings
 from bot.core.pictures import default_processes
 from bot.heap import freeze_startup_heap
+from bot.interpreter import share_the_interpreter
 from bot.service import Service
 from storage import Store
 
@@ -64,6 +66,8 @@ async def run_platforms(settings: Settings) -> None:
             started.append(adapter)
             await adapter.start()
         await service.resume()
+        share_the_interpreter()
+        log.info("threads take turns at most %.1f ms apart (bot/interpreter.py)", sys.getswitchinterval() * 1000)
         log.info("%d objects of the started bot left out of garbage collection", freeze_startup_heap())
         log.info("Majlis is running on %d platform(s); Ctrl-C stops it", len(started))
         timers = asyncio.create_task(service.run_timers(), name="timers")

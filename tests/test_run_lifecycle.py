@@ -89,6 +89,7 @@ async def test_majlis_run_stops_cleanly_on_a_signal(tmp_path, stop_signal):
     err = "".join(seen) + (rest or b"").decode(errors="replace")
     assert process.returncode == 0, err
     assert "stopping" in err
+    assert "threads take turns at most 0.5 ms apart" in err, "bot/interpreter.py: the database thread waits less"
     assert "Traceback" not in err and "Unclosed" not in err and "Task was destroyed" not in err, err
 
 
