@@ -5,8 +5,8 @@ The event loop's thread runs Python almost all the time under load; SQLite's wri
 thread to hand it back. CPython hands it over every `sys.getswitchinterval()` (5 ms by default), so a write of
 eight or so SQLite calls took tens of milliseconds while the loop was busy, and every read and write of the
 process queued behind it. At a thousand live Tunj tables (bench/pipeline.py) 0.5 ms cut the writes over 80 ms
-from 63-103 a run to 14, p99 from 175-352 ms to 122 ms and the longest answer from 0.6-1.1 s to 0.3 s, with no
-more CPU per move.
+from 63-103 a run to 14, p99 from 175-352 ms to 83-148 ms (three runs) and the longest answer from 0.6-1.1 s to
+0.2-0.4 s, with no more CPU per move.
 """
 
 from __future__ import annotations
