@@ -16,7 +16,7 @@ from bot import callbacks, summary
 from bot.coin_tables import COIN_GAMES
 from bot.games import ui_for
 from bot.games.base import UIButton, side_names
-from bot.i18n import You, addressing_you, game_name, t
+from bot.i18n import You, addressing_you, game_name, t, tn
 from bot.messages import Button, Keyboard, OutMessage
 from renderers.picture import Picture
 from storage.models import Match, Seat
@@ -90,7 +90,7 @@ def lobby(match: Match, seats: list[Seat], lang: str, ready: frozenset[int] | No
         t(lang, "lobby.seats", count=len(seats), min=game.info.min_players, max=game.info.max_players),
     ]
     if match.game in COIN_GAMES:
-        lines.insert(2, t(lang, "coins.lobby_stake", stake=match.stake) if match.stake else t(lang, "coins.lobby_free"))
+        lines.insert(2, tn(lang, "coins.lobby_stake", match.stake) if match.stake else t(lang, "coins.lobby_free"))
     if match.rated:  # a bot seat makes a rated table an unrated one (storage rates only all-human tables)
         lines.insert(2, t(lang, "ladder.lobby_rated") if all(seat.is_human for seat in seats)
                      else t(lang, "ladder.lobby_unrated_bots"))
