@@ -16,7 +16,7 @@ from bot import callbacks, summary
 from bot.coin_tables import COIN_GAMES
 from bot.games import ui_for
 from bot.games.base import UIButton, side_names
-from bot.i18n import You, addressing_you, game_name, t, tn
+from bot.i18n import You, addressing_you, game_name, round_name, t, tn
 from bot.messages import Button, Keyboard, OutMessage
 from renderers.picture import Picture
 from storage.models import Match, Seat
@@ -150,7 +150,8 @@ def caption(match: Match, state: dict[str, Any], seats: list[Seat], lang: str, r
     view = game.view(state, None)
     hiding = ui.disguise(view) is not view  # a claim still open: its attempt reads like any move
     names = seat_names(seats, lang)
-    head = [t(lang, "table.title", game=game_name(lang, match.game), round=view.get("round", 1))]
+    head = [t(lang, "table.title", game=game_name(lang, match.game),
+              round=round_name(lang, match.game, view.get("round", 1)))]
     tail: list[str] = []
     result = game.result(state)
     if result["over"]:
@@ -334,7 +335,7 @@ def scores(match: Match, state: dict[str, Any], seats: list[Seat], lang: str) ->
         lines += sections
     else:  # a state from before the engines kept breakdowns: the totals of each round
         for number, row in enumerate(result["history"], start=1):
-            lines.append(t(lang, "score.round", n=number, points=" · ".join(
+            lines.append(t(lang, "score.round", round=round_name(lang, match.game, number), points=" · ".join(
                 f"{sides[i]} {points}" for i, points in enumerate(row))))
     lines.append(t(lang, "score.total", points=" · ".join(
         f"{sides[i]} {points}" for i, points in enumerate(result["scores"]))))

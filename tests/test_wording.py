@@ -1,0 +1,101 @@
+"""One word per thing, in each language, everywhere (issue 25): the catalogs, the rules the bot shows and the
+pictures' labels spell each game and each thing one way, count with one kind of digits, and each game calls its
+rounds by one word — the game's own (Kenza's deal, Canasta's and Tunj's hand, the Konkans' round) — in its own
+lines and in the generic ones (table caption, recap, /score)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from bot.console import play
+from bot.i18n import LANGUAGES, catalog, round_name, t
+from renderers.labels import LABELS
+from tests.chat import console_service
+
+ROOT = Path(__file__).resolve().parent.parent
+GAMES = ("kenza", "canasta", "tunj", "konkan_cards", "konkan_tiles")
+
+# The spelling the seeds use (../shared/seeds): كونكان, كاناستا, a natural canasta is نظيفة, the tile turned up to
+# name the joker is الكوب, a tile is a قطعة, Konkan's finish in one meld move is a هاند. Each pair: the word
+# refused, the word used instead.
+REFUSED = {
+    "كنكان": "كونكان",
+    "كناستا": "كاناستا",
+    "كانستا": "كاناستا",
+    "كاناستا طبيعية": "كاناستا نظيفة",
+    "المؤشر": "الكوب",
+    "أحجار": "قطع",
+    "حجرًا": "قطعة",
+    "بيد واحدة": "بهاند",
+}
+ARABIC_INDIC_DIGIT = re.compile("[\u0660-\u0669\u06f0-\u06f9]")
+
+
+def arabic_texts() -> dict[str, str]:
+    """Every Arabic text a player can meet, by where it lives."""
+    texts = {}
+    for (context, key), entry in catalog("ar").messages.items():
+        texts[f"ar.po {context or ''} {key}"] = " | ".join(entry if isinstance(entry, tuple) else (entry,))
+    for path in sorted((ROOT / "bot" / "rules").glob("*.ar.md")):
+        texts[path.name] = path.read_text(encoding="utf-8")
+    for key, value in LABELS["ar"].items():
+        texts[f"labels {key}"] = " | ".join(value if isinstance(value, tuple) else (value,))
+    return texts
+
+
+def test_each_arabic_word_has_one_spelling_everywhere():
+    texts = arabic_texts()
+    assert len(texts) > 300
+    for refused, used in REFUSED.items():
+        assert [where for where, text in texts.items() if refused in text] == [], f"write {used}, not {refused}"
+    assert "كونكان (قطع)" == t("ar", "game.konkan_tiles") and "كاناستا" == t("ar", "game.canasta")
+
+
+def test_numbers_are_written_with_western_digits_everywhere():
+    """The lobby's options and three rules files used Arabic-Indic digits where everything else uses 0-9."""
+    texts = arabic_texts()
+    assert [where for where, text in texts.items() if ARABIC_INDIC_DIGIT.search(text)] == []
+    assert t("ar", "opt.target.101") == "إلى 101"
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_each_game_names_its_rounds_with_one_word(lang):
+    """The game's own score-sheet lines and the generic lines (caption, recap, /score) say the same word."""
+    own_lines = {"kenza": "kenza.sheet.clear", "canasta": "canasta.sheet.stock", "tunj": "tunj.sheet.deadlock",
+                 "konkan_cards": "konkan.sheet.void", "konkan_tiles": "sheet.round"}
+    for game, key in own_lines.items():
+        word = round_name(lang, game, 3)
+        assert t(lang, key, n=3, name="X").startswith(word), (game, word)
+        assert t(lang, "recap.round", round=word) == f"{word}:"
+        assert t(lang, "table.title", game="G", round=word) == f"G — {word}"
+        assert t(lang, "score.round", round=word, points="A 5").startswith(word)
+    assert [round_name("en", game, 2) for game in GAMES] == ["Deal 2", "Hand 2", "Hand 2", "Round 2", "Round 2"]
+    assert round_name("ar", "konkan_cards", 2) == "الجولة 2" and round_name("ar", "kenza", 2) == "التوزيعة 2"
+
+
+async def _terminal(game: str, lang: str, inputs: list[str]) -> str:
+    store, service, transport, out = await console_service(3)
+    feed = iter(inputs)
+
+    def read(prompt: str) -> str:
+        try:
+            return next(feed)
+        except StopIteration:
+            raise EOFError from None
+
+    try:
+        await play(service, transport, game, 2, {}, lang, read=read)
+    finally:
+        await store.close()
+    return out.getvalue()
+
+
+@pytest.mark.parametrize(("game", "lang", "title"), [
+    ("konkan_cards", "en", "Konkan (cards) — Round 1"), ("konkan_cards", "ar", "كونكان (ورق) — الجولة 1"),
+    ("kenza", "en", "Kenza — Deal 1"), ("canasta", "ar", "كاناستا — اليد 1")])
+async def test_the_table_caption_says_the_games_own_round_word(game, lang, title):
+    """The caption heading every table in the terminal said "deal" in every game ("Konkan (cards) — deal 1")."""
+    assert title in await _terminal(game, lang, ["/score"])
