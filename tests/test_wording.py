@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from bot.console import play
-from bot.i18n import LANGUAGES, catalog, round_name, t
+from bot.i18n import LANGUAGES, You, catalog, round_name, t
+from bot.presenter import describe_move
 from renderers.labels import LABELS
 from tests.chat import console_service
 
@@ -99,3 +100,22 @@ async def _terminal(game: str, lang: str, inputs: list[str]) -> str:
 async def test_the_table_caption_says_the_games_own_round_word(game, lang, title):
     """The caption heading every table in the terminal said "deal" in every game ("Konkan (cards) — deal 1")."""
     assert title in await _terminal(game, lang, ["/score"])
+
+
+def test_every_move_description_has_its_second_person_variant():
+    """Your own moves read in the second person in every game: each move description (`*.m.*`) has a "you"
+    variant, in Arabic a different verb form (tiles said "أنت: نزّل" where the cards games said "أنت: نزّلتَ")."""
+    ar, en = catalog("ar").messages, catalog("en").messages
+    moves = sorted(key for context, key in ar if context is None and re.search(r"^[a-z_]+\.m\.", key))
+    assert len(moves) >= 25 and any(key.startswith("kt.m.") for key in moves)
+    assert [key for key in moves if ("you", key) not in ar or ("you", key) not in en] == []
+    assert [key for key in moves if ar[("you", key)] == ar[(None, key)]] == []
+
+
+@pytest.mark.parametrize(("move", "said"), [
+    ("draw", "سحبتَ قطعة"), ("take", "أخذتَ القطعة المرمية"), ("discard R5", "رميتَ 🟥5"),
+    ("meld R1 R2 R3", "نزّلتَ"), ("add K7 to 2", "ركّبتَ"), ("finish B3", "أنهيتَ مخفيًا")])
+def test_your_own_tile_moves_speak_to_you(move, said):
+    mine = describe_move("konkan_tiles", move, "ar", None, You("أنت"))
+    theirs = describe_move("konkan_tiles", move, "ar", None, "بوت 2")
+    assert mine.startswith(said) and not theirs.startswith(said), (mine, theirs)
