@@ -75,6 +75,13 @@ def game_picker(lang: str, games: list[str], tournaments: Sequence[tuple[int, st
     return OutMessage(t(lang, "new.pick"), keyboard=pinned + buttons)
 
 
+def _seats_line(lang: str, count: int, least: int, most: int) -> str:
+    """How many sit and how many the game takes: "2 of 2" for a game of one size (Tunj), never "needs 2–2"."""
+    if least == most:
+        return t(lang, "lobby.seats_fixed", count=count, max=most)
+    return t(lang, "lobby.seats", count=count, min=least, max=most)
+
+
 def lobby(match: Match, seats: list[Seat], lang: str, ready: frozenset[int] | None = None, *,
           invite: str | None = None) -> OutMessage:
     """The lobby; `ready` (platforms that push cards to private chats): the seats whose private chat is open,
@@ -87,7 +94,7 @@ def lobby(match: Match, seats: list[Seat], lang: str, ready: frozenset[int] | No
     lines = [
         t(lang, "lobby.title", game=game_name(lang, match.game)),
         option_text(match.game, effective_options(match, len(seats)), lang),
-        t(lang, "lobby.seats", count=len(seats), min=game.info.min_players, max=game.info.max_players),
+        _seats_line(lang, len(seats), game.info.min_players, game.info.max_players),
     ]
     if match.game in COIN_GAMES:
         lines.insert(2, tn(lang, "coins.lobby_stake", match.stake) if match.stake else t(lang, "coins.lobby_free"))

@@ -12,9 +12,10 @@ import pytest
 
 from bot.console import play
 from bot.i18n import LANGUAGES, You, catalog, round_name, t
+from bot.messages import Actor, ChatRef
 from bot.presenter import describe_move
 from renderers.labels import LABELS
-from tests.chat import console_service
+from tests.chat import console_service, fake_service
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = ("kenza", "canasta", "tunj", "konkan_cards", "konkan_tiles")
@@ -119,3 +120,17 @@ def test_your_own_tile_moves_speak_to_you(move, said):
     mine = describe_move("konkan_tiles", move, "ar", None, You("أنت"))
     theirs = describe_move("konkan_tiles", move, "ar", None, "بوت 2")
     assert mine.startswith(said) and not theirs.startswith(said), (mine, theirs)
+
+
+async def test_the_lobby_counts_seats_without_a_range_of_one(tmp_path):
+    """Tunj takes exactly two: its lobby said "Seats 1 (needs 2–2)"; now "Players: 1 of 2", and a game of several
+    sizes gives its range."""
+    async with fake_service(tmp_path / "majlis.db", 1) as (service, transport, _, _):
+        group, ali = ChatRef("fake", "-5", private=False), Actor("fake", "1", "Ali", language="en", is_admin=True)
+        await service.command(ali, group, "lang", ["en"])
+        for game, line in (("tunj", "Players: 1 of 2:"), ("kenza", "Players: 1 (2 to 4):")):
+            await service.command(ali, group, "new", [game])
+            lobby = [sent.message.text for sent in transport.sent if "Ali" in sent.message.text][-1]
+            assert line in lobby.splitlines(), lobby
+            await service.command(ali, group, "cancel")
+    assert t("ar", "lobby.seats_fixed", count=1, max=2) == "اللاعبون: 1 من 2:"

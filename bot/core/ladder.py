@@ -136,7 +136,10 @@ class Ladder(ServiceState):
         rows, page, pages = await self.store.standings_page(game, chat.platform, mode=mode,
                                                            lower_games=lower_is_better_games(), chat_id=chat_id,
                                                            page=page, per_page=PAGE_SIZE)
-        title = t(lang, "top.title", game=game_name(lang, game) if game else t(lang, "top.all"))
+        if game is not None and mode is not None:  # the mode asked for is what the board counts: its title says so
+            title = t(lang, "top.title_mode", game=game_name(lang, game), mode=mode_name(lang, mode))
+        else:
+            title = t(lang, "top.title", game=game_name(lang, game) if game else t(lang, "top.all"))
         lines = [f"{title} ({where})"]
         if not rows:
             lines.append(t(lang, "top.empty"))
