@@ -201,3 +201,11 @@ def refusal(lang: str, error: Exception) -> str:
 
 def game_name(lang: str, game_id: str) -> str:
     return t(lang, f"game.{game_id}")
+
+
+def round_name(lang: str, game_id: str, n: int) -> str:
+    """Round `n` in the game's own word, as its rules and score sheets say it: Kenza's deal, Canasta's and Tunj's
+    hand, the Konkans' round — one word per game everywhere, the generic lines (table caption, recap, /score)
+    included. A game without its own word has rounds."""
+    key = f"round.{game_id}"
+    return t(lang, key if has(lang, key) else "sheet.round", n=n)

@@ -16,7 +16,7 @@ from bot import callbacks, summary
 from bot.coin_tables import COIN_GAMES
 from bot.games import ui_for
 from bot.games.base import UIButton, side_names
-from bot.i18n import You, addressing_you, game_name, t
+from bot.i18n import You, addressing_you, game_name, round_name, t, tn
 from bot.messages import Button, Keyboard, OutMessage
 from renderers.picture import Picture
 from storage.models import Match, Seat
@@ -75,6 +75,13 @@ def game_picker(lang: str, games: list[str], tournaments: Sequence[tuple[int, st
     return OutMessage(t(lang, "new.pick"), keyboard=pinned + buttons)
 
 
+def _seats_line(lang: str, count: int, least: int, most: int) -> str:
+    """How many sit and how many the game takes: "2 of 2" for a game of one size (Tunj), never "needs 2–2"."""
+    if least == most:
+        return t(lang, "lobby.seats_fixed", count=count, max=most)
+    return t(lang, "lobby.seats", count=count, min=least, max=most)
+
+
 def lobby(match: Match, seats: list[Seat], lang: str, ready: frozenset[int] | None = None, *,
           invite: str | None = None) -> OutMessage:
     """The lobby; `ready` (platforms that push cards to private chats): the seats whose private chat is open,
@@ -87,10 +94,10 @@ def lobby(match: Match, seats: list[Seat], lang: str, ready: frozenset[int] | No
     lines = [
         t(lang, "lobby.title", game=game_name(lang, match.game)),
         option_text(match.game, effective_options(match, len(seats)), lang),
-        t(lang, "lobby.seats", count=len(seats), min=game.info.min_players, max=game.info.max_players),
+        _seats_line(lang, len(seats), game.info.min_players, game.info.max_players),
     ]
     if match.game in COIN_GAMES:
-        lines.insert(2, t(lang, "coins.lobby_stake", stake=match.stake) if match.stake else t(lang, "coins.lobby_free"))
+        lines.insert(2, tn(lang, "coins.lobby_stake", match.stake) if match.stake else t(lang, "coins.lobby_free"))
     if match.rated:  # a bot seat makes a rated table an unrated one (storage rates only all-human tables)
         lines.insert(2, t(lang, "ladder.lobby_rated") if all(seat.is_human for seat in seats)
                      else t(lang, "ladder.lobby_unrated_bots"))
@@ -150,7 +157,8 @@ def caption(match: Match, state: dict[str, Any], seats: list[Seat], lang: str, r
     view = game.view(state, None)
     hiding = ui.disguise(view) is not view  # a claim still open: its attempt reads like any move
     names = seat_names(seats, lang)
-    head = [t(lang, "table.title", game=game_name(lang, match.game), round=view.get("round", 1))]
+    head = [t(lang, "table.title", game=game_name(lang, match.game),
+              round=round_name(lang, match.game, view.get("round", 1)))]
     tail: list[str] = []
     result = game.result(state)
     if result["over"]:
@@ -334,7 +342,7 @@ def scores(match: Match, state: dict[str, Any], seats: list[Seat], lang: str) ->
         lines += sections
     else:  # a state from before the engines kept breakdowns: the totals of each round
         for number, row in enumerate(result["history"], start=1):
-            lines.append(t(lang, "score.round", n=number, points=" · ".join(
+            lines.append(t(lang, "score.round", round=round_name(lang, match.game, number), points=" · ".join(
                 f"{sides[i]} {points}" for i, points in enumerate(row))))
     lines.append(t(lang, "score.total", points=" · ".join(
         f"{sides[i]} {points}" for i, points in enumerate(result["scores"]))))

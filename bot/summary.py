@@ -17,7 +17,7 @@ from typing import Any
 
 from bot.games import ui_for
 from bot.games.base import side_names
-from bot.i18n import You, addressing_you, t, tn
+from bot.i18n import You, addressing_you, round_name, t, tn
 from bot.sheet import Sheet
 
 FOLD_AT = 6  # a run of one seat's moves longer than this is folded into a summary line
@@ -166,7 +166,7 @@ def _lines(game_id: str, shown: list[Entry], log: Log, view: dict[str, Any], nam
         if (len(rounds) > 1 or round_number != current) and round_number != heading:
             if heading is not None and heading in ended:
                 lines.append("🏁 " + ended[heading].short())
-            lines.append(t(lang, "recap.round", n=round_number))
+            lines.append(t(lang, "recap.round", round=round_name(lang, game_id, round_number)))
             heading = round_number
         before = entries[position - 1][2] if position > 0 else log.base
         seat = run[0][0]

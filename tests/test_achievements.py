@@ -8,9 +8,11 @@ import random
 import engine
 from bot import achievements
 from bot.achievements import CATALOGUE, Finish, earned
-from bot.i18n import catalog
+from bot.console import play
+from bot.i18n import You, catalog, t
 from engine.bots import decide
 from storage.ladder import Standing
+from tests.chat import console_service
 
 
 def finish(game: str, seat: int = 0, *, mode: str = "casual", won: bool = False, result: dict | None = None,
@@ -68,3 +70,31 @@ def test_a_real_kenza_match_is_read_from_the_engines_own_result():
         got = earned(Finish("kenza", "casual", seat, seat, seat == winner, result, view))
         assert ("first_win.kenza" in got) == (seat == winner)
         assert ("kenza_sweeps" in got) == (result["sweeps"][seat] >= 5)
+
+
+async def _terminal_kenza_won_by_you(lang: str) -> str:
+    """A terminal Kenza that the keyboard's player wins (seed 3 against random bots, first button every turn)."""
+    store, service, transport, out = await console_service(3)
+    feed = iter(["1"] * 600)
+
+    def read(prompt: str) -> str:
+        try:
+            return next(feed)
+        except StopIteration:
+            raise EOFError from None
+
+    await play(service, transport, "kenza", 2, {"target": "101"}, lang, read=read, bots="random")
+    match = await store.get_match(1)
+    await store.close()
+    assert match.status == "finished" and match.result["winners"] == [0]  # seat 0 is the terminal's player
+    return out.getvalue()
+
+
+async def test_the_terminal_player_is_told_their_achievement_in_the_second_person():
+    """The terminal's player has no name of their own: the news names them "You", never "?" (issue 25, defect 2)."""
+    for lang in ("en", "ar"):
+        news = [line for line in (await _terminal_kenza_won_by_you(lang)).splitlines() if "🎖" in line]
+        assert news == [t(lang, "ach.news", name=You(t(lang, "console.you")),
+                          achievement=t(lang, "ach.first_win.kenza"))], news
+        assert "?" not in news[0]
+    assert t("en", "ach.news", name=You("You"), achievement="X") == "🎖 You earned an achievement: X"

@@ -11,7 +11,7 @@ from sqlalchemy import text
 import engine
 from bot import callbacks
 from bot.coin_tables import finishing_places, next_stake, parse_stake
-from bot.i18n import t
+from bot.i18n import t, tn
 from bot.messages import Actor, ChatRef
 from bot.service import Service
 from storage import Store
@@ -118,19 +118,19 @@ async def test_stakes_held_at_start_paid_with_the_final_move_or_refunded(tmp_pat
 async def test_coins_command_and_who_may_sit(setup):
     service, transport, store, clock = setup
     reply = await service.command(ALI, GROUP, "coins")
-    assert reply.text.startswith("🪙 You have 100 coins. A daily grant of 7 ") and reply.private
+    assert reply.text == tn("en", "coins.balance_first_day", 100, daily=7) and reply.private
     assert (await service.command(ALI, GROUP, "new", ["kenza", "stake=10"])).text == t(
         "en", "coins.not_this_game", game="Kenza")
     assert (await service.command(ALI, GROUP, "new", ["konkan_cards", "stake=lots"])).text == t(
         "en", "coins.bad_stake")
-    assert (await service.command(ALI, GROUP, "new", ["konkan_cards", "stake=500"])).text == t(
-        "en", "coins.short", stake=500, balance=100)
+    assert (await service.command(ALI, GROUP, "new", ["konkan_cards", "stake=500"])).text == tn(
+        "en", "coins.short", 500, balance=100)
     assert await store.lobby_or_active_match("fake", "-700") is None
     await service.command(ALI, GROUP, "new", ["konkan_cards", "stake=80"])
     match = await store.lobby_or_active_match("fake", "-700")
     assert match.stake == 80
     lobby = transport.latest("-700")
-    assert t("en", "coins.lobby_stake", stake=80) in lobby.text
+    assert tn("en", "coins.lobby_stake", 80) in lobby.text
     assert not any(b.data.startswith("b:") for row in lobby.keyboard for b in row)  # no bot buttons
     reply = await service.press(ALI, GROUP, callbacks.encode("b", match.id, "normal"))  # forged or stale
     assert reply.alert and reply.text == t("en", "coins.no_bots")
@@ -140,10 +140,10 @@ async def test_coins_command_and_who_may_sit(setup):
     async with store.transaction() as db:
         await db.execute(text("UPDATE coins SET balance = 30 WHERE player_id = :id"), {"id": mona.id})
     reply = await service.command(MONA, GROUP, "join")
-    assert reply.alert and reply.text == t("en", "coins.short", stake=80, balance=30)
+    assert reply.alert and reply.text == tn("en", "coins.short", 80, balance=30)
     clock.now += DAY * 8  # eight days later the daily grant (7) still leaves her short: one grant, not eight
     reply = await service.command(MONA, GROUP, "join")
-    assert reply.text == t("en", "coins.short", stake=80, balance=37)
+    assert reply.text == tn("en", "coins.short", 80, balance=37)
     # the creator lowers the stake with the lobby button: 80 -> 100 -> 250 -> free -> 10
     for expected in (100, 250, 0, 10):
         await service.press(ALI, GROUP, callbacks.encode("o", match.id, "stake"))
@@ -178,7 +178,7 @@ async def test_a_whole_coin_match_by_buttons_pays_the_winner(setup):
     players = {seat.seat: Player(service, transport, ALI if seat.player_id == (await store.find_player(
         "fake", "31")).id else SAMI) for seat in seats}
     assert [(await service.command(a, GROUP, "coins")).text for a in (ALI, SAMI)] == [
-        t("en", "coins.balance", n=50, daily=7)] * 2
+        tn("en", "coins.balance_first_day", 50, daily=7)] * 2
     for _ in range(5000):
         match = await store.get_match(match.id)
         if match.status != "active":
@@ -232,15 +232,15 @@ async def test_a_terminal_coin_table_pass_and_play_to_the_end():
     assert balances[first] == 460 + 84 and balances[second] == 460 + 36
     assert sorted(balances) == sorted([544, 496, 460])
     text = out.getvalue()
-    assert text.count(t("en", "coins.balance", n=460, daily=50)) >= 1  # /coins during the match: the stake is held
+    assert text.count(tn("en", "coins.balance_first_day", 460, daily=50)) >= 1  # /coins in play: the stake is held
     assert all(p.startswith("[") for p in asked)  # the prompt names the player at the keyboard
     assert "Winner" in text
-    beginning = text[:text.index(t("en", "coins.lobby_stake", stake=40))]
+    beginning = text[:text.index(tn("en", "coins.lobby_stake", 40))]
     for name in ("You", "Player 2", "Player 3"):  # each player's balance before the stakes were taken
-        assert f"{name}: " + t("en", "coins.balance", n=500, daily=50) in beginning
+        assert f"{name}: " + tn("en", "coins.balance_first_day", 500, daily=50) in beginning
     ending = text[text.rindex("Winner"):]
     for balance in (544, 496, 460):  # each player's /coins said after the end
-        assert t("en", "coins.balance", n=balance, daily=50) in ending
+        assert tn("en", "coins.balance_first_day", balance, daily=50) in ending
 
 
 async def test_migration_5_upgrades_a_version_4_database(tmp_path):
@@ -280,10 +280,36 @@ async def test_a_stake_raised_after_someone_sat_is_checked_at_start(setup):
     for actor in (ALI, MONA):
         await service.command(actor, ChatRef("fake", actor.user_id, private=True), "start")
     reply = await service.press(ALI, GROUP, callbacks.encode("s", match.id))
-    assert reply.alert and reply.text == t("en", "coins.short_at_start", names="Mona", stake=50)
+    assert reply.alert and reply.text == tn("en", "coins.short_at_start", 50, names="Mona")
     assert (await store.get_match(match.id)).status == "lobby"
     assert await store.coins(mona.id, service.coin_grants) == 30
     assert await store.coins((await store.find_player("fake", "31")).id, service.coin_grants) == 100
+
+
+async def test_coins_on_the_first_day_says_the_daily_grant_starts_tomorrow(setup):
+    """A new player's first day is covered by the starting coins (storage/coins.py): /coins says so and that the
+    daily grant starts tomorrow, instead of promising one today; from the next UTC day on it says the usual."""
+    service, transport, store, clock = setup
+    first = (await service.command(ALI, GROUP, "coins")).text
+    assert first == tn("en", "coins.balance_first_day", 100, daily=7)
+    assert "from tomorrow (UTC), a daily grant of 7" in first
+    assert (await service.command(ALI, GROUP, "coins")).text == first  # still the first day: no grant yet
+    clock.now += DAY
+    assert (await service.command(ALI, GROUP, "coins")).text == tn("en", "coins.balance", 107, daily=7)
+    await service.command(SAMI, GROUP, "lang", ["ar"])
+    arabic = (await service.command(SAMI, GROUP, "coins")).text
+    assert arabic == tn("ar", "coins.balance_first_day", 100, daily=7) and "ومن الغد" in arabic
+
+
+async def test_stakes_are_counted_with_the_plural_form_arabic_needs():
+    """"المقعد بـ10 عملات", "بعملتين", "50 عملة": the coin counts of the lobby and the refusals are plural entries."""
+    assert tn("ar", "coins.stake_set", 10) == "الرهان: 10 عملات للمقعد."
+    assert tn("ar", "coins.stake_set", 2) == "الرهان: عملتان للمقعد."
+    assert tn("ar", "coins.stake_set", 50) == "الرهان: 50 عملة للمقعد."
+    assert tn("ar", "coins.lobby_stake", 1).startswith("🪙 طاولة رهان: عملة واحدة للمقعد")
+    assert "بعملتين" in tn("ar", "coins.short", 2, balance=1)
+    assert tn("en", "coins.short_at_start", 1, names="Mona") == \
+        "Cannot start: Mona no longer has the 1 coin this table's seat costs."
 
 
 async def test_a_balance_of_one_coin_is_said_in_the_singular_in_both_languages(setup):

@@ -106,6 +106,51 @@ def test_arabic_plurals_follow_the_six_forms():
     assert "3 نقاط" in t("ar", "canasta.side", side="A", n=-3, status="", red3s="", hands="")
 
 
+# Arabic nouns that follow a number and change with it; a placeholder that is not a count (a meld's number, a
+# rank, a name) may stand before them.
+COUNTED_NOUNS = ("نقطة", "نقاط", "نقطتان", "نقطتين", "ورقة", "أوراق", "ورق", "ورقتان", "ورقتين", "قطعة", "قطع",
+                 "قطعتان", "عملة", "عملات", "لاعب", "لاعبين", "لاعبًا", "لاعبَين", "جولة", "جولات", "انتصار",
+                 "انتصارات", "انتصارًا", "مباراة", "مباريات", "لقطة", "لقطات", "نقلة", "نقلات", "تصنيف", "ثانية",
+                 "ثوانٍ", "ثوان", "حركة", "حركات", "مشارك", "مشاركين", "مشاركًا", "جوكر", "جوكرات", "قفل", "أقفال",
+                 "تنزيلة", "تنزيلات", "مرة", "مرات", "دقيقة", "دقائق", "خسارة", "خسارات", "تعادل", "تعادلات",
+                 "مقعد", "مقاعد", "حجر", "أحجار")
+NOT_COUNTS = {"name", "names", "number", "rank", "pile", "card", "cards", "game", "mode", "top", "house", "side"}
+NUMBER_BEFORE_NOUN = re.compile(r"\{(\w+)\}\s?(" + "|".join(COUNTED_NOUNS) + r")(?=[\s.,،؛:)»—]|$)")
+
+
+def test_no_arabic_count_is_left_without_its_plural_forms():
+    """"4 نقطة", "10 عملة": a number written before a noun must be the `n` of a counted message, whose six forms
+    give the noun the number needs (issue 25, defect 8); any other count is said as a label ("النقاط 4")."""
+    bare = []
+    for (context, key), entry in catalog("ar").messages.items():
+        for form in forms_of(entry):
+            for found in NUMBER_BEFORE_NOUN.finditer(form):
+                name = found.group(1)
+                if name not in NOT_COUNTS and not (name == "n" and isinstance(entry, tuple)):
+                    bare.append((context, key, found.group(0)))
+    assert bare == []
+
+
+@pytest.mark.parametrize("n", [*range(13), 100, 101])
+def test_arabic_counts_take_the_form_of_their_number(n):
+    """Each number from 0 to 12 and 100, 101 in the six forms: 1 and 2 by the noun alone, 3–10 the plural, 11–99
+    the singular accusative, 100–102 the singular (CLDR's zero, one, two, few, many, other)."""
+    category = ("zero", "one", "two", "few", "many", "other")[plural_index("ar", n)]
+    points = {"zero": f"{n} نقطة", "one": "نقطة واحدة", "two": "نقطتان", "few": f"{n} نقاط", "many": f"{n} نقطة",
+              "other": f"{n} نقطة"}[category]
+    assert tn("ar", "count.points", n) == points
+    coins = {"zero": f"{n} عملة", "one": "عملة واحدة", "two": "عملتان", "few": f"{n} عملات", "many": f"{n} عملة",
+             "other": f"{n} عملة"}[category]
+    assert tn("ar", "coins.stake_set", n) == f"الرهان: {coins} للمقعد."
+    players = {"zero": f"لـ{n} لاعب", "one": "للاعب واحد", "two": "للاعبَين", "few": f"لـ{n} لاعبين",
+               "many": f"لـ{n} لاعبًا", "other": f"لـ{n} لاعب"}[category]
+    assert players in t("ar", "tour.bad_seats", game="طنج", n=n)
+    wins = {"few": f"{n} انتصارات متتالية", "many": f"{n} انتصارًا متتاليًا", "other": f"{n} انتصار متتالٍ"}
+    if category in wins:
+        assert t("ar", "ladder.news_streak", n=n) == f"🔥 {wins[category]}"
+    assert t("ar", "konkan.table_seat", name="علي", score=n, n=3, status="-") == f"علي: النقاط {n} · 3 أوراق · -"
+
+
 def test_english_plurals_have_one_and_other():
     assert [tn("en", "count.cards", n) for n in (0, 1, 2, 3)] == ["0 cards", "1 card", "2 cards", "3 cards"]
     assert t("en", "canasta.table_pile", stock=9, top="Q♥", n=1, state="") == "Stock 9 · discard pile Q♥ (1 card)"

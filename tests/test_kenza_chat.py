@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import engine
 from bot.games import ui_for
-from bot.i18n import t
+from bot.i18n import You, t
 
 GAME = engine.get("kenza")
 UI = ui_for("kenza")
@@ -50,3 +50,24 @@ def test_a_deals_sheet_labels_its_rows():
         t("en", key) for key in ("kenza.sheet.cards", "kenza.sheet.gold", "kenza.sheet.others", "kenza.sheet.sweeps",
                                  "sheet.points", "sheet.total")]
     assert t("en", "sheet.points") == "Points"
+
+
+def test_the_leftover_cards_line_counts_its_cards_and_speaks_to_you():
+    """The table cards left at the end of a deal: counted with the noun the number takes (Arabic "6 أوراق", "11
+    ورقة"), and when they went to the reader, "you took …" in the second person, never "went to You" (issue 25)."""
+    def title(lang, count, points, name):
+        detail = {"last_capturer": 1, "leftover": count, "leftover_points": points, "points": [0, 0],
+                  "totals": [0, 0], "sides": []}
+        return UI.round_sheet(detail, 2, {}, ["Ali", name], ["Ali", name], lang).title
+
+    assert title("en", 6, 6, "Bot 2") == "Deal 2: Bot 2 took the 6 cards left on the table (6 points), as the last " \
+                                         "to capture"
+    assert title("en", 1, 1, "Bot 2") == "Deal 2: Bot 2 took the 1 card left on the table (1 point), as the last " \
+                                         "to capture"
+    assert title("en", 3, 4, You("You")) == "Deal 2: you took the 3 cards left on the table (4 points), as the " \
+                                            "last to capture"
+    assert title("ar", 6, 6, "بوت 2") == "التوزيعة 2: أخذ بوت 2 أوراق الأرض الباقية: 6 أوراق (6 نقاط)، لأنه آخر من أكل"
+    assert title("ar", 11, 2, "بوت 2") == "التوزيعة 2: أخذ بوت 2 أوراق الأرض الباقية: 11 ورقة (نقطتان)، لأنه آخر من أكل"
+    mine = title("ar", 2, 1, You("أنت"))
+    assert mine == "التوزيعة 2: أخذتَ أوراق الأرض الباقية: ورقتان (نقطة واحدة)، لأنك آخر من أكل"
+    assert "أنت" not in mine and "You" not in title("en", 2, 2, You("You"))

@@ -90,11 +90,11 @@ def test_every_refusal_met_while_playing_is_translated(game_id, players, options
 @pytest.mark.parametrize(("players", "options", "arabic"), [
     (4, {"mode": "kirkuk"}, "قواعد كركوك قادمة قريبًا"),
     (4, {"mode": "blitz"}, "الخيار «mode» يكون واحدًا من quick, ranked"),
-    (2, {"mode": "quick"}, "كنكان quick لـ4 لاعبين، لا 2"),
+    (2, {"mode": "quick"}, "كونكان quick لـ4 لاعبين، لا 2"),
     (4, {"mode": "quick", "rules": "sulaymaniyah"}, "القواعد تُختار في الغرف الخاصة فقط؛ وquick تُلعب بقواعد erbil"),
     (4, {"mode": "private", "rules": "kirkuk"}, "الخيار «rules» يكون واحدًا من erbil, sulaymaniyah، لا «kirkuk»"),
     (4, {"speed": "fast"}, "خيارات غير معروفة للعبة konkan_tiles: speed"),
-    (3, {}, "كنكان القطع للاعبَين أو لأربعة، لا 3"),
+    (3, {}, "كونكان القطع للاعبَين أو لأربعة، لا 3"),
 ])
 def test_konkan_tiles_bad_options_are_refused_in_arabic(players, options, arabic):
     with pytest.raises(BadOption) as bad:

@@ -175,6 +175,17 @@ async def test_top_pages_with_buttons_and_switches_scope(setup):
     assert [[b.label for b in row] for row in alone.message.keyboard] == [[t("en", "btn.next")]]
 
 
+async def test_top_of_a_mode_says_the_mode_in_its_title(setup):
+    """`/top konkan_tiles quick` counts Quick tables only: before anyone is rated there its wins table's title said
+    just "Top players — Konkan (tiles)" (issue 25)."""
+    service, _, _, _ = setup
+    for words in (["konkan_tiles", "quick"], ["konkan", "quick"]):
+        reply = await service.command(ALI, GROUP, "top", words)
+        assert reply.message.text.splitlines()[0] == "Top players — Konkan (tiles) · Quick (global)"
+    plain = await service.command(ALI, GROUP, "top", ["tunj"])
+    assert plain.message.text.splitlines()[0] == "Top players — Tunj (global)"
+
+
 async def test_top_lists_players_in_placement_apart(setup):
     service, _, store, _ = setup
     ids = await seed_board(store, 2)

@@ -143,7 +143,7 @@ async def test_terminal_replay_lists_the_moves_round_by_round():
         assert reply.text == ""
         text = out.getvalue()[start:]
         moves = await store.moves(match_id)
-        assert f"#{match_id}" in text and t("en", "recap.round", n=1) in text and f"{len(moves)}. " in text
+        assert f"#{match_id}" in text and t("en", "recap.round", round="Deal 1") in text and f"{len(moves)}. " in text
         assert "🏆" in text or "🤝" in text
     finally:
         await service.close()

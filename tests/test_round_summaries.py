@@ -82,7 +82,7 @@ async def test_canasta_hand_end_is_announced_with_the_engines_breakdown(setup):
     # The table's recap keeps the hand's last moves and its end under hand 1, though hand 2 has begun.
     caption = await table_caption(transport, store, match)
     assert "2" in caption.splitlines()[0]  # the title names hand 2
-    assert caption.index("Deal 1:") < caption.index("Ali: ") < caption.index("🏁 Hand 1: Ali went out concealed")
+    assert caption.index("Hand 1:") < caption.index("Ali: ") < caption.index("🏁 Hand 1: Ali went out concealed")
     assert "Ali & Sami +835 · Mona & Hind -10" in caption
     assert len([line for line in caption.splitlines() if line.startswith("Ali: ")]) == 3  # every move, a line each
     assert len(caption) <= summary.CAPTION_LIMIT

@@ -67,7 +67,7 @@ async def test_lobby_join_bots_start_and_refusals(setup):
     match = await store.lobby_or_active_match("fake", "-100")
     assert match.options == {"target": 101}  # what the creator chose; the rest follows the game's defaults
     lobby = transport.latest("-100").text  # the group speaks Arabic, the default
-    assert "كينزة (جمع ١٥)" in lobby and "إلى ١٠١" in lobby
+    assert "كينزة (جمع 15)" in lobby and "إلى 101" in lobby
     assert (await service.command(MONA, GROUP, "new", ["kenza"])).text == "This chat already has an open table."
     assert "already" in (await service.press(ALI, GROUP, callbacks.encode("j", match.id))).text
     # Only the creator changes options.

@@ -20,7 +20,7 @@ from typing import Any
 
 import engine
 import renderers
-from bot import achievements, callbacks
+from bot import achievements, callbacks, presenter
 from bot.core.standings import lower_is_better_games
 from bot.core.state import ServiceState, match_state
 from bot.games import playable_games, ui_for
@@ -29,6 +29,7 @@ from bot.messages import Actor, Button, ChatRef, OutMessage, Reply
 from renderers.profile import Profile, RatingLine
 from storage import ladder
 from storage.ladder import PLACEMENT_MATCHES
+from storage.models import Seat
 from storage.ratings import PAGE_SIZE, RatingChange
 from storage.stats import seat_outcomes
 
@@ -45,7 +46,9 @@ class News:
     """What a finished match still has to tell its chat after the final table."""
 
     changes: list[RatingChange] = field(default_factory=list)
-    awards: list[tuple[str, str]] = field(default_factory=list)  # (player name, achievement code)
+    # (seat, achievement code): the seat is named when the news is told, in the chat's language — the terminal's
+    # player has no name of their own and is "You" there (presenter.seat_names), never a blank or a "?".
+    awards: list[tuple[Seat, str]] = field(default_factory=list)
 
 
 class Ladder(ServiceState):
@@ -133,7 +136,10 @@ class Ladder(ServiceState):
         rows, page, pages = await self.store.standings_page(game, chat.platform, mode=mode,
                                                            lower_games=lower_is_better_games(), chat_id=chat_id,
                                                            page=page, per_page=PAGE_SIZE)
-        title = t(lang, "top.title", game=game_name(lang, game) if game else t(lang, "top.all"))
+        if game is not None and mode is not None:  # the mode asked for is what the board counts: its title says so
+            title = t(lang, "top.title_mode", game=game_name(lang, game), mode=mode_name(lang, mode))
+        else:
+            title = t(lang, "top.title", game=game_name(lang, game) if game else t(lang, "top.all"))
         lines = [f"{title} ({where})"]
         if not rows:
             lines.append(t(lang, "top.empty"))
@@ -261,7 +267,7 @@ class Ladder(ServiceState):
                 standing=change.standing if change else None,
                 placed_now=change is not None and change.standing.matches == PLACEMENT_MATCHES)
             for code in await self.store.award(seat.player_id, achievements.earned(finish), match.id):
-                news.awards.append((seat.display_name or "?", code))
+                news.awards.append((seat, code))
         if news.changes or news.awards:
             self._news[match.id] = news
 
@@ -276,7 +282,8 @@ class Ladder(ServiceState):
                            mode=mode_name(lang, match.mode)))
             for change in news.changes:
                 lines.append(change_line(lang, change))
-        for name, code in news.awards:
+        for seat, code in news.awards:
+            name = presenter.seat_names([seat], lang)[0]
             lines.append(t(lang, "ach.news", name=name, achievement=t(lang, f"ach.{code}")))
         try:
             await self._send(platform, chat_id, OutMessage("\n".join(lines)))

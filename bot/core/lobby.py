@@ -121,7 +121,7 @@ class Lobby(Coins):
         if stake:
             balance = await self.store.coins(player_id, self.coin_grants)
             if balance < stake:
-                return Reply(t(lang, "coins.short", stake=stake, balance=balance), alert=True, kind=ERROR)
+                return Reply(tn(lang, "coins.short", stake, balance=balance), alert=True, kind=ERROR)
         game = engine.get(game_id)
         try:
             checked = game.check_options(game.info.max_players, options)
@@ -255,7 +255,7 @@ class Lobby(Coins):
                 if match.stake:
                     balance = await self.store.coins(player_id, self.coin_grants)
                     if balance < match.stake:
-                        return Reply(t(lang, "coins.short", stake=match.stake, balance=balance), alert=True,
+                        return Reply(tn(lang, "coins.short", match.stake, balance=balance), alert=True,
                                      kind=ERROR)
                 await self._seat_write(self.store.add_seat, match.id, player_id=player_id,
                                        max_seats=game.info.max_players)
@@ -342,8 +342,8 @@ class Lobby(Coins):
             self._timer_due(match.deadline)
         except NotEnoughCoins as short:
             short_seats = [seat for seat in seats if seat.player_id in short.player_ids]
-            names = t(lang, "sep.list").join(seat.display_name or "?" for seat in short_seats)
-            return Reply(t(lang, "coins.short_at_start", names=names, stake=match.stake), alert=True, kind=ERROR)
+            names = t(lang, "sep.list").join(presenter.seat_names(short_seats, lang))
+            return Reply(tn(lang, "coins.short_at_start", match.stake, names=names), alert=True, kind=ERROR)
         await self._show(match, "lobby", None, match.chat_id, presenter.lobby(match, seats, chat_lang))
         match = await self._run_bots(match)
         self._schedule(match, changed_seats=None, new_turn=True)
@@ -358,7 +358,7 @@ class Lobby(Coins):
         await self.store.set_match_stake(match.id, stake)
         match = await self.store.get_match(match.id) or match
         await self._show_lobby(match)
-        return Reply(t(lang, "coins.stake_set", stake=stake) if stake else t(lang, "coins.free_set"))
+        return Reply(tn(lang, "coins.stake_set", stake) if stake else t(lang, "coins.free_set"))
 
     async def _unreachable_humans(self, match: Match, seats: list[Seat]) -> list[Seat]:
         transport = self.transports[match.platform]

@@ -12,7 +12,7 @@ import logging
 from bot import callbacks, presenter, replay
 from bot.core.state import ServiceState
 from bot.games.base import side_names
-from bot.i18n import game_name, t, tn
+from bot.i18n import game_name, round_name, t, tn
 from bot.messages import ERROR, Actor, ChatRef, OutMessage, Reply, Unreachable
 from renderers.animation import render_replay
 from storage.models import Match, MoveRecord, Seat
@@ -55,7 +55,7 @@ def _move_lines(match: Match, all_steps: list[replay.Step], names: list[str], la
     for step in all_steps[1:]:
         if step.round != heading:
             heading = step.round
-            lines.append(t(lang, "recap.round", n=heading))
+            lines.append(t(lang, "recap.round", round=round_name(lang, match.game, heading)))
         assert step.move is not None and step.seat is not None
         said = presenter.describe_move(match.game, step.move, lang, step.view, names[step.seat])
         lines.append(f"{step.number}. {names[step.seat]}: {said}")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.games.base import GameUI, UIButton, rows
-from bot.i18n import t
+from bot.i18n import t, tn
 from bot.sheet import Sheet, signed
 
 SUIT_MARK = {"O": "🪙", "C": "🏆", "E": "⚔️", "B": "🪵"}
@@ -77,8 +77,10 @@ class KenzaUI(GameUI):
         cards left at the end, which went to the last capturer (rules/kenza.md, "Scoring per deal")."""
         capturer = detail.get("last_capturer")
         if detail.get("leftover") and capturer is not None:
-            title = t(lang, "kenza.sheet.leftover", n=number, count=detail["leftover"],
-                      points=detail.get("leftover_points", 0), name=names[capturer] if capturer < len(names) else "?")
+            # The counts go in already counted ("6 cards", "6 أوراق"): Arabic's noun changes with the number.
+            title = t(lang, "kenza.sheet.leftover", n=number, cards=tn(lang, "count.cards", detail["leftover"]),
+                      worth=tn(lang, "count.points", detail.get("leftover_points", 0)),
+                      name=names[capturer] if capturer < len(names) else "?")
         else:
             title = t(lang, "kenza.sheet.clear", n=number)
         parts = detail.get("sides") or []

@@ -1,0 +1,136 @@
+"""One word per thing, in each language, everywhere (issue 25): the catalogs, the rules the bot shows and the
+pictures' labels spell each game and each thing one way, count with one kind of digits, and each game calls its
+rounds by one word — the game's own (Kenza's deal, Canasta's and Tunj's hand, the Konkans' round) — in its own
+lines and in the generic ones (table caption, recap, /score)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from bot.console import play
+from bot.i18n import LANGUAGES, You, catalog, round_name, t
+from bot.messages import Actor, ChatRef
+from bot.presenter import describe_move
+from renderers.labels import LABELS
+from tests.chat import console_service, fake_service
+
+ROOT = Path(__file__).resolve().parent.parent
+GAMES = ("kenza", "canasta", "tunj", "konkan_cards", "konkan_tiles")
+
+# The spelling the seeds use (../shared/seeds): كونكان, كاناستا, a natural canasta is نظيفة, the tile turned up to
+# name the joker is الكوب, a tile is a قطعة, Konkan's finish in one meld move is a هاند. Each pair: the word
+# refused, the word used instead.
+REFUSED = {
+    "كنكان": "كونكان",
+    "كناستا": "كاناستا",
+    "كانستا": "كاناستا",
+    "كاناستا طبيعية": "كاناستا نظيفة",
+    "المؤشر": "الكوب",
+    "أحجار": "قطع",
+    "حجرًا": "قطعة",
+    "بيد واحدة": "بهاند",
+}
+ARABIC_INDIC_DIGIT = re.compile("[\u0660-\u0669\u06f0-\u06f9]")
+
+
+def arabic_texts() -> dict[str, str]:
+    """Every Arabic text a player can meet, by where it lives."""
+    texts = {}
+    for (context, key), entry in catalog("ar").messages.items():
+        texts[f"ar.po {context or ''} {key}"] = " | ".join(entry if isinstance(entry, tuple) else (entry,))
+    for path in sorted((ROOT / "bot" / "rules").glob("*.ar.md")):
+        texts[path.name] = path.read_text(encoding="utf-8")
+    for key, value in LABELS["ar"].items():
+        texts[f"labels {key}"] = " | ".join(value if isinstance(value, tuple) else (value,))
+    return texts
+
+
+def test_each_arabic_word_has_one_spelling_everywhere():
+    texts = arabic_texts()
+    assert len(texts) > 300
+    for refused, used in REFUSED.items():
+        assert [where for where, text in texts.items() if refused in text] == [], f"write {used}, not {refused}"
+    assert "كونكان (قطع)" == t("ar", "game.konkan_tiles") and "كاناستا" == t("ar", "game.canasta")
+
+
+def test_numbers_are_written_with_western_digits_everywhere():
+    """The lobby's options and three rules files used Arabic-Indic digits where everything else uses 0-9."""
+    texts = arabic_texts()
+    assert [where for where, text in texts.items() if ARABIC_INDIC_DIGIT.search(text)] == []
+    assert t("ar", "opt.target.101") == "إلى 101"
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_each_game_names_its_rounds_with_one_word(lang):
+    """The game's own score-sheet lines and the generic lines (caption, recap, /score) say the same word."""
+    own_lines = {"kenza": "kenza.sheet.clear", "canasta": "canasta.sheet.stock", "tunj": "tunj.sheet.deadlock",
+                 "konkan_cards": "konkan.sheet.void", "konkan_tiles": "sheet.round"}
+    for game, key in own_lines.items():
+        word = round_name(lang, game, 3)
+        assert t(lang, key, n=3, name="X").startswith(word), (game, word)
+        assert t(lang, "recap.round", round=word) == f"{word}:"
+        assert t(lang, "table.title", game="G", round=word) == f"G — {word}"
+        assert t(lang, "score.round", round=word, points="A 5").startswith(word)
+    assert [round_name("en", game, 2) for game in GAMES] == ["Deal 2", "Hand 2", "Hand 2", "Round 2", "Round 2"]
+    assert round_name("ar", "konkan_cards", 2) == "الجولة 2" and round_name("ar", "kenza", 2) == "التوزيعة 2"
+
+
+async def _terminal(game: str, lang: str, inputs: list[str]) -> str:
+    store, service, transport, out = await console_service(3)
+    feed = iter(inputs)
+
+    def read(prompt: str) -> str:
+        try:
+            return next(feed)
+        except StopIteration:
+            raise EOFError from None
+
+    try:
+        await play(service, transport, game, 2, {}, lang, read=read)
+    finally:
+        await store.close()
+    return out.getvalue()
+
+
+@pytest.mark.parametrize(("game", "lang", "title"), [
+    ("konkan_cards", "en", "Konkan (cards) — Round 1"), ("konkan_cards", "ar", "كونكان (ورق) — الجولة 1"),
+    ("kenza", "en", "Kenza — Deal 1"), ("canasta", "ar", "كاناستا — اليد 1")])
+async def test_the_table_caption_says_the_games_own_round_word(game, lang, title):
+    """The caption heading every table in the terminal said "deal" in every game ("Konkan (cards) — deal 1")."""
+    assert title in await _terminal(game, lang, ["/score"])
+
+
+def test_every_move_description_has_its_second_person_variant():
+    """Your own moves read in the second person in every game: each move description (`*.m.*`) has a "you"
+    variant, in Arabic a different verb form (tiles said "أنت: نزّل" where the cards games said "أنت: نزّلتَ")."""
+    ar, en = catalog("ar").messages, catalog("en").messages
+    moves = sorted(key for context, key in ar if context is None and re.search(r"^[a-z_]+\.m\.", key))
+    assert len(moves) >= 25 and any(key.startswith("kt.m.") for key in moves)
+    assert [key for key in moves if ("you", key) not in ar or ("you", key) not in en] == []
+    assert [key for key in moves if ar[("you", key)] == ar[(None, key)]] == []
+
+
+@pytest.mark.parametrize(("move", "said"), [
+    ("draw", "سحبتَ قطعة"), ("take", "أخذتَ القطعة المرمية"), ("discard R5", "رميتَ 🟥5"),
+    ("meld R1 R2 R3", "نزّلتَ"), ("add K7 to 2", "ركّبتَ"), ("finish B3", "أنهيتَ مخفيًا")])
+def test_your_own_tile_moves_speak_to_you(move, said):
+    mine = describe_move("konkan_tiles", move, "ar", None, You("أنت"))
+    theirs = describe_move("konkan_tiles", move, "ar", None, "بوت 2")
+    assert mine.startswith(said) and not theirs.startswith(said), (mine, theirs)
+
+
+async def test_the_lobby_counts_seats_without_a_range_of_one(tmp_path):
+    """Tunj takes exactly two: its lobby said "Seats 1 (needs 2–2)"; now "Players: 1 of 2", and a game of several
+    sizes gives its range."""
+    async with fake_service(tmp_path / "majlis.db", 1) as (service, transport, _, _):
+        group, ali = ChatRef("fake", "-5", private=False), Actor("fake", "1", "Ali", language="en", is_admin=True)
+        await service.command(ali, group, "lang", ["en"])
+        for game, line in (("tunj", "Players: 1 of 2:"), ("kenza", "Players: 1 (2 to 4):")):
+            await service.command(ali, group, "new", [game])
+            lobby = [sent.message.text for sent in transport.sent if "Ali" in sent.message.text][-1]
+            assert line in lobby.splitlines(), lobby
+            await service.command(ali, group, "cancel")
+    assert t("ar", "lobby.seats_fixed", count=1, max=2) == "اللاعبون: 1 من 2:"
