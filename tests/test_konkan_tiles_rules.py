@@ -159,12 +159,35 @@ def test_dynamic_minimum():
     assert GAME.view(state, None)["minimum"] == [81, 81, 81, 61]
     state = lay(hands=[["R2"], ["R3"], ["R5"], ["R6"]], opened=[None, 90, None, 84])
     assert GAME.view(state, None)["minimum"] == [91, 61, 91, 61]
-    state = lay(hands=[["R2"], ["R3"], ["R5"], ["R6"]], opened=[None, 90, 85, 84])
-    assert GAME.view(state, None)["minimum"][0] == 61  # the partner's opening comes first
     turbo = lay(options={"mode": "turbo"}, hands=[["R2"], ["R3"], ["R5"], ["R6"]], opened=[None, None, 70, None])
     assert GAME.view(turbo, None)["minimum"] == [41, 61, 61, 61]
     duel = lay(2, hands=[["R2"], ["R3"]], opened=[None, 95])
     assert GAME.view(duel, None)["minimum"] == [96, 81]
+
+
+def test_both_opponents_opened_wins_over_the_partners_opening():
+    """konkan-tiles.md, dynamic minimum: once both opponents have opened, the minimum "returns" to the higher of
+    their openings + 1, even when the partner has opened too (the partner's 61 / Turbo's 41 no longer applies)."""
+    state = lay(hands=[["R2"], ["R3"], ["R5"], ["R6"]], opened=[None, 90, 85, 84])
+    assert GAME.view(state, None)["minimum"][0] == 91
+    low = lay(hands=[["R2"], ["R3"], ["R5"], ["R6"]], opened=[None, 70, 85, 61])
+    assert GAME.view(low, None)["minimum"][0] == 71  # above the partner's 61 or below the base 81: always max + 1
+    turbo = lay(options={"mode": "turbo"}, hands=[["R2"], ["R3"], ["R5"], ["R6"]], opened=[None, 45, 70, 52])
+    assert GAME.view(turbo, None)["minimum"] == [53, 41, 53, 41]  # seats 1, 3: one opponent unopened
+
+
+def test_the_returned_minimum_is_what_an_opening_must_reach():
+    """Played through: partner and both opponents have opened (opponents 90 and 84), so 81 is a failed opening
+    that eliminates, and 91 opens."""
+    hand = OPENING + FILL  # 81
+    melds = [{"seat": 1, "cards": ["R10", "K10", "B10"]}, {"seat": 2, "cards": ["Y11", "Y12", "Y13"]},
+             {"seat": 3, "cards": ["R12", "K12", "B12"]}]
+    state = lay(hands=[hand, ["R2"], ["R3"], ["R5"]], melds=melds, opened=[None, 90, 61, 84])
+    state = play(state, "meld R9 K9 Y9 | B10 B11 B12 | K7 K8 K9", "discard Y13")
+    assert state["eliminated"][0] and state["opened"][0] is None
+    richer = lay(hands=[[*OPENING, "B13", *FILL], ["R2"], ["R3"], ["R5"]], melds=melds, opened=[None, 90, 61, 84])
+    richer = play(richer, "meld R9 K9 Y9 | B10 B11 B12 B13 | K7 K8 K9", "discard Y13")
+    assert richer["opened"][0] == 91 and not richer["eliminated"][0]
 
 
 # ---- drawing and taking ---------------------------------------------------------------------------------------

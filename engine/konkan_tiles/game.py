@@ -242,16 +242,17 @@ def _timers(state: State) -> dict[str, int] | None:
 
 
 def _minimum(state: State, seat: int) -> int:
-    """The dynamic opening minimum: 61 (turbo 41) once the partner opened, else the higher opponent opening + 1
-    once both opponents opened (1v1: the opponent's), else the mode's base."""
+    """The dynamic opening minimum: the higher opponent opening + 1 once both opponents opened (1v1: the
+    opponent's), else 61 (turbo 41) once the partner opened, else the mode's base. Both opponents' openings win
+    over the partner's: the seed says the minimum then "returns" to them (konkan-tiles.md, dynamic minimum)."""
     mode = MODES[state["options"]["mode"]]
     opened = state["opened"]
     if state["players"] == 4:
-        if opened[(seat + 2) % 4] is not None:
-            return mode.partner
         rivals = [opened[(seat + 1) % 4], opened[(seat + 3) % 4]]
         if all(value is not None for value in rivals):
             return max(rivals) + 1  # type: ignore[type-var]
+        if opened[(seat + 2) % 4] is not None:
+            return mode.partner
         return mode.base
     rival = opened[1 - seat]
     return rival + 1 if rival is not None else mode.base
