@@ -208,12 +208,81 @@ def test_taking_before_opening_opens_with_it_or_enters_konkan():
     hand = ["R9", "K9", "B10", "B11", "B12", "K7", "K8", "K9", "R13", "K13", "Y13", *FILL]
     state = lay(hands=[["Y9", "R1"], hand, ["R5", "R6"], ["R2", "R3"]])
     state = play(state, "discard Y9", "take")
-    with pytest.raises(IllegalMove, match="open with it"):
-        GAME.apply(state, 1, "meld K7 K8 K9")
+    assert "meld K7 K8 K9" in GAME.legal_moves(state, 1)  # Y9 may come in a later meld of the opening
     opened = play(state, "meld R9 K9 Y9 | B10 B11 B12 | K7 K8 K9", "discard R1")
     assert opened["opened"][1] == 81 and not opened["konkan"][1]
     konkan = play(state, "discard R1")
     assert konkan["konkan"][1] and GAME.view(konkan, 3)["konkan"][1]  # public
+
+
+def taken_y9(hand, **more):
+    """Seat 0 discards Y9; seat 1 (holding `hand`, unopened) takes it."""
+    return play(lay(hands=[["Y9", "R1"], hand, ["R5", "R6"], ["R2", "R3"]], **more), "discard Y9", "take")
+
+
+def refused_code(state, move, code):
+    with pytest.raises(IllegalMove) as caught:
+        GAME.apply(state, GAME.to_move(state), move)
+    assert caught.value.code == code, caught.value
+    return caught.value
+
+
+def test_the_taken_tile_may_come_in_a_later_meld_of_the_same_opening():
+    """konkan-tiles.md, turn 1 [decision]: take Y9, meld B10 B11 B12 B13, then meld R9 K9 Y9 | K6 K7 K8 is the same
+    opening as the one-move form; the discard is refused while Y9 waits in the hand."""
+    state = taken_y9(["R9", "K9", "B10", "B11", "B12", "B13", "K6", "K7", "K8", "Y13", "B3"])
+    assert "meld B10 B11 B12 B13" in GAME.legal_moves(state, 1)
+    state = play(state, "meld B10 B11 B12 B13")
+    refused_code(state, "discard Y13", "konkan_tiles.taken_before_discard")
+    moves = GAME.legal_moves(state, 1)
+    assert not [move for move in moves if move.startswith("discard")] and "meld R9 K9 Y9 | K6 K7 K8" in moves
+    state = play(state, "meld R9 K9 Y9 | K6 K7 K8", "discard Y13")
+    assert state["opened"][1] == 88 and not state["konkan"][1] and not state["eliminated"][1]
+
+
+def test_the_taken_tile_after_the_opening_reached_its_minimum_in_the_same_turn():
+    state = taken_y9(["R9", "K9", "B10", "B11", "B12", "B13", "K11", "K12", "K13", "Y11", "Y12", "Y13", "R1", "B3"])
+    state = play(state, "meld B10 B11 B12 B13 | K11 K12 K13 | Y11 Y12 Y13")
+    assert state["opened"][1] == 100
+    refused_code(state, "discard R1", "konkan_tiles.taken_before_discard")
+    state = play(state, "meld R9 K9 Y9", "discard R1")
+    assert state["opened"][1] == 127 and not state["konkan"][1]
+
+
+def test_a_move_that_would_strand_the_taken_tile_is_refused():
+    """The discard waits for the taken tile, so a meld, lay-off or steal that leaves it no meld in the hand would
+    leave no legal discard: refused (and never listed)."""
+    hand = ["R9", "K9", "R10", "R11", "B10", "B11", "B12", "B13", "K11", "K12", "K13", "Y11", "Y12", "Y13", "R1"]
+    table = [{"seat": 2, "cards": ["R6", "R7", "R8"]}, {"seat": 0, "cards": ["B5", "Y4:B6", "B7"]}]
+    state = taken_y9(hand, melds=table, opened=[70, None, 61, None])
+    refused_code(state, "meld R9 R10 R11", "konkan_tiles.open_with_taken")
+    assert "meld R9 R10 R11" not in GAME.legal_moves(state, 1)
+    state = play(state, "meld B10 B11 B12 B13 | K11 K12 K13 | Y11 Y12 Y13")  # 100: open, Y9 still waiting
+    refused_code(state, "add R9 to 1", "konkan_tiles.open_with_taken")
+    assert "add R9 to 1" not in GAME.legal_moves(state, 1)
+    state = play(state, "meld R9 K9 Y9", "discard R1")
+    assert state["opened"][1] == 127
+
+
+def test_taking_and_not_opening_still_enters_konkan_without_a_discard_refusal():
+    state = taken_y9(["R9", "K9", "B10", "B11", "B12", "B13", "K6", "K7", "K8", "Y13", "B3"])
+    assert "discard Y13" in GAME.legal_moves(state, 1)
+    state = play(state, "discard Y13")
+    assert state["konkan"][1] and state["opened"][1] is None
+
+
+def test_hidden_finish_after_a_take_needs_the_taken_tile_inside_the_melds():
+    """konkan-tiles.md, hidden finish [decision]: after taking the last discard before opening, the taken tile must
+    be inside the melds in hand, not the tile put on the indicator."""
+    melds14 = ["R9", "K9", "Y9", "B10", "B11", "B12", "K7", "K8", "K9", "R2", "R3", "R4", "R5", "R6"]
+    onto = play(lay(hands=[["Y13", "R1"], melds14, ["B1"], ["Y1"]]), "discard Y13", "take")
+    refused_code(onto, "finish Y13", "konkan_tiles.hidden_finish_taken")
+    assert not [move for move in GAME.legal_moves(onto, 1) if move.startswith("finish")]
+    inside = play(lay(hands=[["R6", "R1"], [*melds14[:13], "Y13"], ["B1"], ["Y1"]]), "discard R6", "take")
+    assert "finish Y13" in GAME.legal_moves(inside, 1)
+    assert play(inside, "finish Y13")["last_round"]["kind"] == "hidden"
+    twin = play(lay(hands=[["R6", "R1"], melds14, ["B1"], ["Y1"]]), "discard R6", "take")
+    assert "finish R6" in GAME.legal_moves(twin, 1)  # the other R6 is inside the melds: the two are one tile
 
 
 def test_konkan_trap_laying_off_before_opening():
