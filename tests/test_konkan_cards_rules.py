@@ -245,6 +245,35 @@ def test_swap_a_set_joker_needs_both_missing_cards():
     assert state["melds"][0]["cards"] == ["8S", "8H", "8D", "8C"]
 
 
+def test_a_swap_while_a_taken_discard_waits_keeps_the_obligation():
+    """konkan-cards.md, joker swap [decision]: a swap is allowed while the taken discard waits; the next meld or
+    lay-off must still include it, and the discard is refused until it is used."""
+    melds = [{"seat": 0, "cards": ["TS", "JS", "QS"]}, {"seat": 1, "cards": ["5H", "X:6H", "7H"]}]
+    state = play(start([["6H", "4C", "5C", "KD", "9D"], ["3C", "3D", "8S"]], stock=["9S", "2S"], melds=melds),
+                 "discard 3C", "take")
+    assert GAME.view(state, 0)["must_use"] == "3C" and "swap 6H for 2" in GAME.legal_moves(state, 0)
+    state = play(state, "swap 6H for 2")
+    assert state["melds"][1]["cards"] == ["5H", "6H", "7H"] and "X" in state["hands"][0]
+    assert GAME.view(state, 0)["must_use"] == "3C"
+    refused(state, "discard KD", "meld it before you discard")
+    refused(state, "meld 4C 5C X:6C", "must use it")
+    assert not [move for move in GAME.legal_moves(state, 0) if move.startswith("discard")]
+    state = play(state, "meld 3C 4C 5C X:6C")
+    assert GAME.view(state, 0)["must_use"] is None and "discard KD" in GAME.legal_moves(state, 0)
+
+
+def test_a_swap_that_would_leave_the_taken_card_unusable_is_refused():
+    """Giving the taken card itself for the joker is no meld or lay-off: it would leave the card unusable and the
+    discard refused for good, so the swap is refused (and not listed)."""
+    melds = [{"seat": 0, "cards": ["TS", "JS", "QS"]}, {"seat": 1, "cards": ["5H", "X:6H", "7H"]}]
+    state = play(start([["6S", "6D", "KD", "9D"], ["6H", "3D", "8S"]], stock=["9S", "2S"], melds=melds),
+                 "discard 6H", "take")
+    with pytest.raises(IllegalMove) as error:
+        GAME.apply(state, 0, "swap 6H for 2")
+    assert error.value.code == "konkan.must_use_first" and error.value.params == {"card": "6H"}
+    assert GAME.legal_moves(state, 0) == ["meld 6S 6H 6D"]
+
+
 def test_swap_needs_an_opened_player():
     melds = [{"seat": 1, "cards": ["5H", "X:6H", "7H"]}]
     state = opened_state(["6H", "4C", "5C"], melds=melds)
