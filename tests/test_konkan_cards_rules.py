@@ -302,6 +302,21 @@ def test_a_single_meld_below_the_minimum_is_not_listed_but_the_best_combination_
     assert melds == ["meld 7C 8C 9C | KS KH KD"]
 
 
+def test_a_konkan_needs_no_table_minimum_but_a_hand_does():
+    """konkan-cards.md, Opening [decision]: a Konkan is a finish of its own and needs no minimum (a 63-point Konkan
+    closes a Konkan 71 table); a Hand is an opening like any other and needs it."""
+    low_run = ["AH", "2H", "3H", "4H", "5H", "6H", "7H", "8H", "9H", "TH"]  # the ace low counts 1: 55
+    hand = [*low_run, "2S", "2H", "2D", "2C", "KD"]  # + 8 = 63
+    state = play(start([hand[:-1], ["KD", "3D"]], stock=["QS"], variant="konkan71"), "discard KD", "draw")
+    move = "meld AH 2H 3H 4H 5H 6H 7H 8H 9H TH | 2S 2H 2D 2C"
+    assert move in GAME.legal_moves(state, 0)
+    state = play(state, move, "discard QS")
+    assert state["last_round"]["konkan"] and state["last_round"]["went_out"] == 0
+    hand45 = ["9H", "9S", "9D", "5C", "6C", "7C", "2S", "3S", "4S"]  # 27 + 18 + 9 = 54 on a 71 table: a Hand
+    state = play(start([hand45, ["KD", "3D"]], stock=["QS"], variant="konkan71"), "discard KD", "draw")
+    refused(state, "meld 9H 9S 9D | 5C 6C 7C | 2S 3S 4S", "needs 71 points; this is 54")
+
+
 # ---- reshuffles and the void round -----------------------------------------------------------------------------
 def test_three_reshuffles_then_a_void_round():
     melds = [{"seat": 0, "cards": ["5H", "6H", "7H"]}]
@@ -331,6 +346,16 @@ def test_a_pile_too_small_for_a_new_stock_ends_the_round_void():
     last = state["last_round"]
     assert last["void"] and last["points"] == [100, 100] and state["round"] == 2
     assert state["history"] == [[100, 100]]
+
+
+def test_the_round_is_void_when_a_turn_starts_without_stock_even_if_the_discard_could_be_taken():
+    """konkan-cards.md [decision]: the round ends when a turn starts with an empty stock and no reshuffle left,
+    even if that player could have taken the discard (here 8H would lay off on seat 0's 5H 6H 7H)."""
+    melds = [{"seat": 0, "cards": ["5H", "6H", "7H"]}]
+    state = start([["4C", "KD", "9S"], ["8H", "3C", "QD"]], stock=[], discard=[], melds=melds)
+    state = play(state, "discard 8H")
+    last = state["last_round"]
+    assert last["void"] and last["went_out"] is None and state["round"] == 2
 
 
 # ---- Hand and Konkan --------------------------------------------------------------------------------------------

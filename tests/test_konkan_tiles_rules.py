@@ -396,6 +396,21 @@ def test_konkan_finish_with_three_tiles_needs_one_lock_and_a_second_lock_elimina
     assert out["discard"][0] == "K6" and out["last_discard"]["takeable"] is False
 
 
+def test_locks_go_on_runs_only():
+    """konkan-tiles.md [decision]: a set has no ends, so a lock goes on a run; with only a set to lock onto, a
+    finish that needs a lock cannot close and is refused."""
+    table = [{"seat": 1, "cards": ["K7", "K8", "K9"]}, {"seat": 2, "cards": ["R13", "K13", "Y13"]}]
+    state = play(konkan_state(["R12", "K12", "B12", "K10", "B13"], table=table),
+                 "meld B2 B3 B4 B5 B6 B7 B8 B9 B10 B11 | R12 K12 B12")
+    with pytest.raises(IllegalMove) as caught:
+        GAME.apply(state, 0, "lock B13 to 2 left")
+    assert caught.value.code == "konkan_tiles.lock_run_only"
+    assert not [move for move in GAME.legal_moves(state, 0) if move.startswith("lock") and " to 2 " in move]
+    only_set = konkan_state(["R12", "K12", "B12", "Y1", "B13"], table=table[1:])
+    with pytest.raises(IllegalMove, match="cannot be locked"):
+        GAME.apply(only_set, 0, "meld B2 B3 B4 B5 B6 B7 B8 B9 B10 B11 | R12 K12 B12")
+
+
 def test_in_konkan_mode_nothing_is_laid_before_the_finish():
     state = konkan_state(["R12", "K12", "B12", "K10", "Y1"])
     with pytest.raises(IllegalMove, match="Konkan finish"):
@@ -425,6 +440,18 @@ def test_sulaymaniyah_konkan_10_four_locks_and_400():
         GAME.apply(erbil, 0, "meld " + " ".join(RUN10))
 
 
+def test_sulaymaniyah_400_is_for_konkan_10_only():
+    """konkan-tiles.md [decision]: under Sulaymaniyah rules the +400 goes with the Konkan-10 finish only; an
+    ordinary Konkan or a hidden finish scores as under the standard rules (100 not opened, 200 on a Konkan)."""
+    state = konkan_state(["R12", "K12", "B12", "Y12", "Y1"], rules="sulaymaniyah", opened=[None, 60, None, None])
+    state = play(state, "meld B2 B3 B4 B5 B6 B7 B8 B9 B10 B11 | R12 K12 B12 Y12", "discard Y1")
+    assert state["last_round"]["kind"] == "konkan" and state["last_round"]["points"] == [5 + 200, 0]
+    hand = ["R9", "K9", "Y9", "B10", "B11", "B12", "K7", "K8", "K9", "R2", "R3", "R4", "R5", "R6", "Y13"]
+    hidden = lay(4, {"mode": "sulaymaniyah"}, hands=[hand, ["R3"], ["B1"], ["Y1"]])
+    hidden = play(hidden, "finish Y13")
+    assert hidden["last_round"]["kind"] == "hidden" and hidden["last_round"]["points"] == [200, 0]
+
+
 # ---- draws from a Konkan player's discards --------------------------------------------------------------------
 def test_first_take_from_a_konkan_player_is_free_the_second_must_finish():
     hands = [["R2", "R3", "R4"], ["K5", "K6", "Y12", "Y11"], ["B9"], ["Y7"]]
@@ -436,6 +463,15 @@ def test_first_take_from_a_konkan_player_is_free_the_second_must_finish():
     assert state["turn"]["must_finish"] and GAME.view(state, 1)["must_finish"]
     state = play(state, "discard Y11")
     assert state["eliminated"][1]
+
+
+def test_an_unopened_taker_from_a_konkan_player_enters_konkan_mode():
+    """konkan-tiles.md [decision]: the first take from a Konkan player's discards is free of elimination, but an
+    unopened taker who does not open with the tile enters Konkan mode like any pre-opening take."""
+    hands = [["R2", "R3", "R4"], ["K5", "K6", "Y12", "Y11"], ["B9"], ["Y7"]]
+    state = lay(hands=hands, konkan=[True, False, False, False], stock=["B12"] * 2 + ["R9"] * 2)
+    state = play(state, "discard R2", "take", "discard Y12")
+    assert state["konkan"][1] and not state["eliminated"][1] and state["konkan_takes"][1] == 1
 
 
 def test_konkan_players_take_konkan_discards_without_limit():
