@@ -202,6 +202,8 @@ class KonkanTilesGame(Game):
             "konkan_takes": list(state["konkan_takes"]),
             "opening": turn.get("opening", 0),
             "must_finish": bool(turn.get("must_finish")),
+            # a tile taken before opening that this turn's opening has still to lay (it was taken in the open)
+            "taken": None if state["over"] or state["phase"] != "play" else _waiting_taken(state, state["to_move"]),
             "finish": None if not finish else {
                 "kind": finish["kind"], "locks_needed": finish["allowed"], "locks_done": len(finish["locks"]),
             },
