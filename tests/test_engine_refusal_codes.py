@@ -124,6 +124,24 @@ def test_a_lock_that_fits_neither_end_names_the_end_tried():
           "konkan_tiles.right_end_no_fit")
 
 
+def test_konkan_tiles_taken_tile_refusals_read_in_both_languages():
+    """konkan-tiles.md, turn 1 and hidden finish [decisions]: the discard waits for a tile taken before opening once
+    an opening is started; a hidden finish after such a take keeps the taken tile inside the melds."""
+    hand = ["R9", "K9", "B10", "B11", "B12", "B13", "K6", "K7", "K8", "Y13", "B3"]
+    state = TILES.apply(TILES.apply(tiles_table([["Y9", "R1"], hand, ["R5"], ["R2"]]), 0, "discard Y9"), 1, "take")
+    state = TILES.apply(state, 1, "meld B10 B11 B12 B13")
+    error = raised(IllegalMove, TILES.apply, state, 1, "discard Y13")
+    shown(error, "you took Y9: lay it in your opening melds before you discard", "konkan_tiles.taken_before_discard")
+    assert error.params == {"tile": "Y9"} and "Y9" in refusal("ar", error)
+    melds14 = ["R9", "K9", "Y9", "B10", "B11", "B12", "K7", "K8", "K9", "R2", "R3", "R4", "R5", "R6"]
+    onto = TILES.apply(TILES.apply(tiles_table([["Y13", "R1"], melds14, ["B1"], ["Y1"]]), 0, "discard Y13"), 1,
+                       "take")
+    error = raised(IllegalMove, TILES.apply, onto, 1, "finish Y13")
+    shown(error, "you took Y13: it must be inside your melds, not the tile you put on the indicator",
+          "konkan_tiles.hidden_finish_taken")
+    assert "Y13" in refusal("ar", error) and refusal("ar", error) != refusal("en", error)
+
+
 # ---- Tunj (tunj.md, "Calling Tunj"; NOTATION.md: while a claim is open its legal moves are `tunj` and `expire`) --
 def test_tunj_claim_and_turn_refusals():
     """Only the opponent of an attempt calls or lets the claim expire; a player turns a card from their hand, or

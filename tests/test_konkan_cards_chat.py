@@ -73,6 +73,20 @@ def test_draw_step_buttons():
     assert keyboard[0][0].move == "add 8H to 1"
 
 
+def test_a_swap_while_the_taken_card_waits_is_offered_by_the_picker_only():
+    """konkan-cards.md: a swap is allowed while a taken discard waits. The whole-move buttons stay the melds and
+    lay-offs that use the taken card; the swap is a picker button (select the real card), which says what it does."""
+    melds = [{"seat": 0, "cards": ["TS", "JS", "QS"]}, {"seat": 1, "cards": ["5H", "X:6H", "7H"]}]
+    state = layout([["6H", "4C", "5C", "KD", "9D"], ["3C", "3D", "8S"]], stock=["9S", "2S"], melds=melds)
+    state = GAME.apply(GAME.apply(state, 1, "discard 3C"), 0, "take")
+    view, legal = GAME.view(state, 0), GAME.legal_moves(state, 0)
+    assert "swap 6H for 2" in legal
+    whole = [b.move for b in flat(UI.rack_buttons(view, legal, "en", None)) if b.kind == "move"]
+    assert whole == ["meld 3C 4C 5C"]
+    swap = [b for b in flat(select(view, legal, ["6H"])) if b.move == "swap 6H for 2"]
+    assert [b.label for b in swap] == [t("en", "konkan.swap", n="2")]
+
+
 def test_joker_places_and_swaps_are_offered():
     melds = [{"seat": 1, "cards": ["9S", "X:TS", "JS"]}, {"seat": 0, "cards": ["KS", "KH", "KD"]}]
     state = GAME.apply(layout([["5H", "6H", "X", "TS", "2C"], ["4C", "3C"]], stock=["8D"], melds=melds), 1,

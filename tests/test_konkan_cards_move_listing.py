@@ -2,7 +2,9 @@
 misses more cards than a joker fills; "may the discard be taken?" answered at the first legal move instead of
 listing them all) lists exactly what the previous code listed, in the same order, and allows a take exactly when
 it did. The previous functions are kept below verbatim (only renamed) as the oracle; they are compared on every
-seat of every position of bot and random matches."""
+seat of every position of bot and random matches. One rule change since (konkan-cards.md, joker swap [decision]):
+a swap is listed while a taken discard waits, and taking still needs a meld or lay-off using the card at once, so
+the oracle lists swaps then too and leaves them out of its take check."""
 
 from __future__ import annotations
 
@@ -46,7 +48,7 @@ def ref_collect(moves: list[str], seen: set[str], check: Any, *args: Any) -> Non
         moves.append(move)
 
 
-def ref_play_moves(state: dict, seat: int) -> list[str]:
+def ref_play_moves(state: dict, seat: int, swaps: bool = True) -> list[str]:
     hand = state["hands"][seat]
     moves: list[str] = []
     seen: set[str] = set()
@@ -71,7 +73,7 @@ def ref_play_moves(state: dict, seat: int) -> list[str]:
                 if forced is None or any(card == forced for card, _ in tokens):
                     ref_collect(moves, seen, G._check_add, state, seat, tokens, number)
             needs = swap_needs(meld["cards"])
-            if needs and forced is None:
+            if needs and swaps:
                 ref_collect(moves, seen, G._check_swap, state, seat, needs, number)
     if forced is None:
         moves += G._discards(hand)
@@ -175,7 +177,7 @@ def ref_may_take(state: dict, seat: int) -> bool:
     hands = list(state["hands"])
     hands[seat] = [*hands[seat], pile[0]]
     trial = {**state, "hands": hands, "discard": pile[1:], "must_use": pile[0], "phase": "play"}
-    return bool(ref_play_moves(trial, seat))
+    return bool(ref_play_moves(trial, seat, swaps=False))
 
 
 # ---- positions to compare on -------------------------------------------------------------------------------

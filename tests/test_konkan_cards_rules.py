@@ -245,6 +245,35 @@ def test_swap_a_set_joker_needs_both_missing_cards():
     assert state["melds"][0]["cards"] == ["8S", "8H", "8D", "8C"]
 
 
+def test_a_swap_while_a_taken_discard_waits_keeps_the_obligation():
+    """konkan-cards.md, joker swap [decision]: a swap is allowed while the taken discard waits; the next meld or
+    lay-off must still include it, and the discard is refused until it is used."""
+    melds = [{"seat": 0, "cards": ["TS", "JS", "QS"]}, {"seat": 1, "cards": ["5H", "X:6H", "7H"]}]
+    state = play(start([["6H", "4C", "5C", "KD", "9D"], ["3C", "3D", "8S"]], stock=["9S", "2S"], melds=melds),
+                 "discard 3C", "take")
+    assert GAME.view(state, 0)["must_use"] == "3C" and "swap 6H for 2" in GAME.legal_moves(state, 0)
+    state = play(state, "swap 6H for 2")
+    assert state["melds"][1]["cards"] == ["5H", "6H", "7H"] and "X" in state["hands"][0]
+    assert GAME.view(state, 0)["must_use"] == "3C"
+    refused(state, "discard KD", "meld it before you discard")
+    refused(state, "meld 4C 5C X:6C", "must use it")
+    assert not [move for move in GAME.legal_moves(state, 0) if move.startswith("discard")]
+    state = play(state, "meld 3C 4C 5C X:6C")
+    assert GAME.view(state, 0)["must_use"] is None and "discard KD" in GAME.legal_moves(state, 0)
+
+
+def test_a_swap_that_would_leave_the_taken_card_unusable_is_refused():
+    """Giving the taken card itself for the joker is no meld or lay-off: it would leave the card unusable and the
+    discard refused for good, so the swap is refused (and not listed)."""
+    melds = [{"seat": 0, "cards": ["TS", "JS", "QS"]}, {"seat": 1, "cards": ["5H", "X:6H", "7H"]}]
+    state = play(start([["6S", "6D", "KD", "9D"], ["6H", "3D", "8S"]], stock=["9S", "2S"], melds=melds),
+                 "discard 6H", "take")
+    with pytest.raises(IllegalMove) as error:
+        GAME.apply(state, 0, "swap 6H for 2")
+    assert error.value.code == "konkan.must_use_first" and error.value.params == {"card": "6H"}
+    assert GAME.legal_moves(state, 0) == ["meld 6S 6H 6D"]
+
+
 def test_swap_needs_an_opened_player():
     melds = [{"seat": 1, "cards": ["5H", "X:6H", "7H"]}]
     state = opened_state(["6H", "4C", "5C"], melds=melds)
@@ -271,6 +300,21 @@ def test_a_single_meld_below_the_minimum_is_not_listed_but_the_best_combination_
     state = play(start([OPEN_54, ["2C", "3D"]], stock=["QS"]), "discard 2C", "draw")
     melds = [move for move in GAME.legal_moves(state, 0) if move.startswith("meld")]
     assert melds == ["meld 7C 8C 9C | KS KH KD"]
+
+
+def test_a_konkan_needs_no_table_minimum_but_a_hand_does():
+    """konkan-cards.md, Opening [decision]: a Konkan is a finish of its own and needs no minimum (a 63-point Konkan
+    closes a Konkan 71 table); a Hand is an opening like any other and needs it."""
+    low_run = ["AH", "2H", "3H", "4H", "5H", "6H", "7H", "8H", "9H", "TH"]  # the ace low counts 1: 55
+    hand = [*low_run, "2S", "2H", "2D", "2C", "KD"]  # + 8 = 63
+    state = play(start([hand[:-1], ["KD", "3D"]], stock=["QS"], variant="konkan71"), "discard KD", "draw")
+    move = "meld AH 2H 3H 4H 5H 6H 7H 8H 9H TH | 2S 2H 2D 2C"
+    assert move in GAME.legal_moves(state, 0)
+    state = play(state, move, "discard QS")
+    assert state["last_round"]["konkan"] and state["last_round"]["went_out"] == 0
+    hand45 = ["9H", "9S", "9D", "5C", "6C", "7C", "2S", "3S", "4S"]  # 27 + 18 + 9 = 54 on a 71 table: a Hand
+    state = play(start([hand45, ["KD", "3D"]], stock=["QS"], variant="konkan71"), "discard KD", "draw")
+    refused(state, "meld 9H 9S 9D | 5C 6C 7C | 2S 3S 4S", "needs 71 points; this is 54")
 
 
 # ---- reshuffles and the void round -----------------------------------------------------------------------------
@@ -302,6 +346,16 @@ def test_a_pile_too_small_for_a_new_stock_ends_the_round_void():
     last = state["last_round"]
     assert last["void"] and last["points"] == [100, 100] and state["round"] == 2
     assert state["history"] == [[100, 100]]
+
+
+def test_the_round_is_void_when_a_turn_starts_without_stock_even_if_the_discard_could_be_taken():
+    """konkan-cards.md [decision]: the round ends when a turn starts with an empty stock and no reshuffle left,
+    even if that player could have taken the discard (here 8H would lay off on seat 0's 5H 6H 7H)."""
+    melds = [{"seat": 0, "cards": ["5H", "6H", "7H"]}]
+    state = start([["4C", "KD", "9S"], ["8H", "3C", "QD"]], stock=[], discard=[], melds=melds)
+    state = play(state, "discard 8H")
+    last = state["last_round"]
+    assert last["void"] and last["went_out"] is None and state["round"] == 2
 
 
 # ---- Hand and Konkan --------------------------------------------------------------------------------------------

@@ -375,3 +375,22 @@ async def test_the_turn_timer_uses_the_modes_draw_then_discard_seconds(setup):
         if seen == {"draw", "play"}:
             break
     assert seen == {"draw", "play"}
+
+
+# ---- a tile taken before opening (konkan-tiles.md, turn 1 [decision]) ----------------------------------------------
+def test_the_prompt_asks_for_the_taken_tile_once_an_opening_is_started():
+    """The discard is refused while the taken tile waits after an opening was started, so the prompt no longer offers
+    a discard then: it names the tile to lay (in both languages), and every seat's view shows which tile it is."""
+    layout = {"indicator": "Y5", "stock": ["B5", "B6"], "captain": 0,
+              "hands": [["Y9", "R1"], ["R9", "K9", "B10", "B11", "B12", "B13", "K6", "K7", "K8", "Y13", "B3"],
+                        ["R5", "R6"], ["R2", "R3"]]}
+    state = GAME.apply(GAME.apply(GAME.new(4, {}, layout=layout), 0, "discard Y9"), 1, "take")
+    assert UI.turn_prompt(GAME.view(state, 1), "en") == t("en", "kt.p.open", n=81, have=0)  # may still not open
+    state = GAME.apply(state, 1, "meld B10 B11 B12 B13")
+    view = GAME.view(state, 1)
+    assert view["taken"] == "Y9" and GAME.view(state, None)["taken"] == "Y9"
+    for lang in ("en", "ar"):
+        prompt = UI.turn_prompt(view, lang)
+        assert prompt == t(lang, "kt.p.taken", tile=tile_label("Y9"), n=81, have=40) and tile_label("Y9") in prompt
+    state = GAME.apply(state, 1, "meld R9 K9 Y9 | K6 K7 K8")
+    assert GAME.view(state, 1)["taken"] is None and UI.turn_prompt(GAME.view(state, 1), "en") == t("en", "kt.p.play")

@@ -159,12 +159,35 @@ def test_dynamic_minimum():
     assert GAME.view(state, None)["minimum"] == [81, 81, 81, 61]
     state = lay(hands=[["R2"], ["R3"], ["R5"], ["R6"]], opened=[None, 90, None, 84])
     assert GAME.view(state, None)["minimum"] == [91, 61, 91, 61]
-    state = lay(hands=[["R2"], ["R3"], ["R5"], ["R6"]], opened=[None, 90, 85, 84])
-    assert GAME.view(state, None)["minimum"][0] == 61  # the partner's opening comes first
     turbo = lay(options={"mode": "turbo"}, hands=[["R2"], ["R3"], ["R5"], ["R6"]], opened=[None, None, 70, None])
     assert GAME.view(turbo, None)["minimum"] == [41, 61, 61, 61]
     duel = lay(2, hands=[["R2"], ["R3"]], opened=[None, 95])
     assert GAME.view(duel, None)["minimum"] == [96, 81]
+
+
+def test_both_opponents_opened_wins_over_the_partners_opening():
+    """konkan-tiles.md, dynamic minimum: once both opponents have opened, the minimum "returns" to the higher of
+    their openings + 1, even when the partner has opened too (the partner's 61 / Turbo's 41 no longer applies)."""
+    state = lay(hands=[["R2"], ["R3"], ["R5"], ["R6"]], opened=[None, 90, 85, 84])
+    assert GAME.view(state, None)["minimum"][0] == 91
+    low = lay(hands=[["R2"], ["R3"], ["R5"], ["R6"]], opened=[None, 70, 85, 61])
+    assert GAME.view(low, None)["minimum"][0] == 71  # above the partner's 61 or below the base 81: always max + 1
+    turbo = lay(options={"mode": "turbo"}, hands=[["R2"], ["R3"], ["R5"], ["R6"]], opened=[None, 45, 70, 52])
+    assert GAME.view(turbo, None)["minimum"] == [53, 41, 53, 41]  # seats 1, 3: one opponent unopened
+
+
+def test_the_returned_minimum_is_what_an_opening_must_reach():
+    """Played through: partner and both opponents have opened (opponents 90 and 84), so 81 is a failed opening
+    that eliminates, and 91 opens."""
+    hand = OPENING + FILL  # 81
+    melds = [{"seat": 1, "cards": ["R10", "K10", "B10"]}, {"seat": 2, "cards": ["Y11", "Y12", "Y13"]},
+             {"seat": 3, "cards": ["R12", "K12", "B12"]}]
+    state = lay(hands=[hand, ["R2"], ["R3"], ["R5"]], melds=melds, opened=[None, 90, 61, 84])
+    state = play(state, "meld R9 K9 Y9 | B10 B11 B12 | K7 K8 K9", "discard Y13")
+    assert state["eliminated"][0] and state["opened"][0] is None
+    richer = lay(hands=[[*OPENING, "B13", *FILL], ["R2"], ["R3"], ["R5"]], melds=melds, opened=[None, 90, 61, 84])
+    richer = play(richer, "meld R9 K9 Y9 | B10 B11 B12 B13 | K7 K8 K9", "discard Y13")
+    assert richer["opened"][0] == 91 and not richer["eliminated"][0]
 
 
 # ---- drawing and taking ---------------------------------------------------------------------------------------
@@ -185,12 +208,81 @@ def test_taking_before_opening_opens_with_it_or_enters_konkan():
     hand = ["R9", "K9", "B10", "B11", "B12", "K7", "K8", "K9", "R13", "K13", "Y13", *FILL]
     state = lay(hands=[["Y9", "R1"], hand, ["R5", "R6"], ["R2", "R3"]])
     state = play(state, "discard Y9", "take")
-    with pytest.raises(IllegalMove, match="open with it"):
-        GAME.apply(state, 1, "meld K7 K8 K9")
+    assert "meld K7 K8 K9" in GAME.legal_moves(state, 1)  # Y9 may come in a later meld of the opening
     opened = play(state, "meld R9 K9 Y9 | B10 B11 B12 | K7 K8 K9", "discard R1")
     assert opened["opened"][1] == 81 and not opened["konkan"][1]
     konkan = play(state, "discard R1")
     assert konkan["konkan"][1] and GAME.view(konkan, 3)["konkan"][1]  # public
+
+
+def taken_y9(hand, **more):
+    """Seat 0 discards Y9; seat 1 (holding `hand`, unopened) takes it."""
+    return play(lay(hands=[["Y9", "R1"], hand, ["R5", "R6"], ["R2", "R3"]], **more), "discard Y9", "take")
+
+
+def refused_code(state, move, code):
+    with pytest.raises(IllegalMove) as caught:
+        GAME.apply(state, GAME.to_move(state), move)
+    assert caught.value.code == code, caught.value
+    return caught.value
+
+
+def test_the_taken_tile_may_come_in_a_later_meld_of_the_same_opening():
+    """konkan-tiles.md, turn 1 [decision]: take Y9, meld B10 B11 B12 B13, then meld R9 K9 Y9 | K6 K7 K8 is the same
+    opening as the one-move form; the discard is refused while Y9 waits in the hand."""
+    state = taken_y9(["R9", "K9", "B10", "B11", "B12", "B13", "K6", "K7", "K8", "Y13", "B3"])
+    assert "meld B10 B11 B12 B13" in GAME.legal_moves(state, 1)
+    state = play(state, "meld B10 B11 B12 B13")
+    refused_code(state, "discard Y13", "konkan_tiles.taken_before_discard")
+    moves = GAME.legal_moves(state, 1)
+    assert not [move for move in moves if move.startswith("discard")] and "meld R9 K9 Y9 | K6 K7 K8" in moves
+    state = play(state, "meld R9 K9 Y9 | K6 K7 K8", "discard Y13")
+    assert state["opened"][1] == 88 and not state["konkan"][1] and not state["eliminated"][1]
+
+
+def test_the_taken_tile_after_the_opening_reached_its_minimum_in_the_same_turn():
+    state = taken_y9(["R9", "K9", "B10", "B11", "B12", "B13", "K11", "K12", "K13", "Y11", "Y12", "Y13", "R1", "B3"])
+    state = play(state, "meld B10 B11 B12 B13 | K11 K12 K13 | Y11 Y12 Y13")
+    assert state["opened"][1] == 100
+    refused_code(state, "discard R1", "konkan_tiles.taken_before_discard")
+    state = play(state, "meld R9 K9 Y9", "discard R1")
+    assert state["opened"][1] == 127 and not state["konkan"][1]
+
+
+def test_a_move_that_would_strand_the_taken_tile_is_refused():
+    """The discard waits for the taken tile, so a meld, lay-off or steal that leaves it no meld in the hand would
+    leave no legal discard: refused (and never listed)."""
+    hand = ["R9", "K9", "R10", "R11", "B10", "B11", "B12", "B13", "K11", "K12", "K13", "Y11", "Y12", "Y13", "R1"]
+    table = [{"seat": 2, "cards": ["R6", "R7", "R8"]}, {"seat": 0, "cards": ["B5", "Y4:B6", "B7"]}]
+    state = taken_y9(hand, melds=table, opened=[70, None, 61, None])
+    refused_code(state, "meld R9 R10 R11", "konkan_tiles.open_with_taken")
+    assert "meld R9 R10 R11" not in GAME.legal_moves(state, 1)
+    state = play(state, "meld B10 B11 B12 B13 | K11 K12 K13 | Y11 Y12 Y13")  # 100: open, Y9 still waiting
+    refused_code(state, "add R9 to 1", "konkan_tiles.open_with_taken")
+    assert "add R9 to 1" not in GAME.legal_moves(state, 1)
+    state = play(state, "meld R9 K9 Y9", "discard R1")
+    assert state["opened"][1] == 127
+
+
+def test_taking_and_not_opening_still_enters_konkan_without_a_discard_refusal():
+    state = taken_y9(["R9", "K9", "B10", "B11", "B12", "B13", "K6", "K7", "K8", "Y13", "B3"])
+    assert "discard Y13" in GAME.legal_moves(state, 1)
+    state = play(state, "discard Y13")
+    assert state["konkan"][1] and state["opened"][1] is None
+
+
+def test_hidden_finish_after_a_take_needs_the_taken_tile_inside_the_melds():
+    """konkan-tiles.md, hidden finish [decision]: after taking the last discard before opening, the taken tile must
+    be inside the melds in hand, not the tile put on the indicator."""
+    melds14 = ["R9", "K9", "Y9", "B10", "B11", "B12", "K7", "K8", "K9", "R2", "R3", "R4", "R5", "R6"]
+    onto = play(lay(hands=[["Y13", "R1"], melds14, ["B1"], ["Y1"]]), "discard Y13", "take")
+    refused_code(onto, "finish Y13", "konkan_tiles.hidden_finish_taken")
+    assert not [move for move in GAME.legal_moves(onto, 1) if move.startswith("finish")]
+    inside = play(lay(hands=[["R6", "R1"], [*melds14[:13], "Y13"], ["B1"], ["Y1"]]), "discard R6", "take")
+    assert "finish Y13" in GAME.legal_moves(inside, 1)
+    assert play(inside, "finish Y13")["last_round"]["kind"] == "hidden"
+    twin = play(lay(hands=[["R6", "R1"], melds14, ["B1"], ["Y1"]]), "discard R6", "take")
+    assert "finish R6" in GAME.legal_moves(twin, 1)  # the other R6 is inside the melds: the two are one tile
 
 
 def test_konkan_trap_laying_off_before_opening():
@@ -304,6 +396,21 @@ def test_konkan_finish_with_three_tiles_needs_one_lock_and_a_second_lock_elimina
     assert out["discard"][0] == "K6" and out["last_discard"]["takeable"] is False
 
 
+def test_locks_go_on_runs_only():
+    """konkan-tiles.md [decision]: a set has no ends, so a lock goes on a run; with only a set to lock onto, a
+    finish that needs a lock cannot close and is refused."""
+    table = [{"seat": 1, "cards": ["K7", "K8", "K9"]}, {"seat": 2, "cards": ["R13", "K13", "Y13"]}]
+    state = play(konkan_state(["R12", "K12", "B12", "K10", "B13"], table=table),
+                 "meld B2 B3 B4 B5 B6 B7 B8 B9 B10 B11 | R12 K12 B12")
+    with pytest.raises(IllegalMove) as caught:
+        GAME.apply(state, 0, "lock B13 to 2 left")
+    assert caught.value.code == "konkan_tiles.lock_run_only"
+    assert not [move for move in GAME.legal_moves(state, 0) if move.startswith("lock") and " to 2 " in move]
+    only_set = konkan_state(["R12", "K12", "B12", "Y1", "B13"], table=table[1:])
+    with pytest.raises(IllegalMove, match="cannot be locked"):
+        GAME.apply(only_set, 0, "meld B2 B3 B4 B5 B6 B7 B8 B9 B10 B11 | R12 K12 B12")
+
+
 def test_in_konkan_mode_nothing_is_laid_before_the_finish():
     state = konkan_state(["R12", "K12", "B12", "K10", "Y1"])
     with pytest.raises(IllegalMove, match="Konkan finish"):
@@ -333,6 +440,18 @@ def test_sulaymaniyah_konkan_10_four_locks_and_400():
         GAME.apply(erbil, 0, "meld " + " ".join(RUN10))
 
 
+def test_sulaymaniyah_400_is_for_konkan_10_only():
+    """konkan-tiles.md [decision]: under Sulaymaniyah rules the +400 goes with the Konkan-10 finish only; an
+    ordinary Konkan or a hidden finish scores as under the standard rules (100 not opened, 200 on a Konkan)."""
+    state = konkan_state(["R12", "K12", "B12", "Y12", "Y1"], rules="sulaymaniyah", opened=[None, 60, None, None])
+    state = play(state, "meld B2 B3 B4 B5 B6 B7 B8 B9 B10 B11 | R12 K12 B12 Y12", "discard Y1")
+    assert state["last_round"]["kind"] == "konkan" and state["last_round"]["points"] == [5 + 200, 0]
+    hand = ["R9", "K9", "Y9", "B10", "B11", "B12", "K7", "K8", "K9", "R2", "R3", "R4", "R5", "R6", "Y13"]
+    hidden = lay(4, {"mode": "sulaymaniyah"}, hands=[hand, ["R3"], ["B1"], ["Y1"]])
+    hidden = play(hidden, "finish Y13")
+    assert hidden["last_round"]["kind"] == "hidden" and hidden["last_round"]["points"] == [200, 0]
+
+
 # ---- draws from a Konkan player's discards --------------------------------------------------------------------
 def test_first_take_from_a_konkan_player_is_free_the_second_must_finish():
     hands = [["R2", "R3", "R4"], ["K5", "K6", "Y12", "Y11"], ["B9"], ["Y7"]]
@@ -344,6 +463,15 @@ def test_first_take_from_a_konkan_player_is_free_the_second_must_finish():
     assert state["turn"]["must_finish"] and GAME.view(state, 1)["must_finish"]
     state = play(state, "discard Y11")
     assert state["eliminated"][1]
+
+
+def test_an_unopened_taker_from_a_konkan_player_enters_konkan_mode():
+    """konkan-tiles.md [decision]: the first take from a Konkan player's discards is free of elimination, but an
+    unopened taker who does not open with the tile enters Konkan mode like any pre-opening take."""
+    hands = [["R2", "R3", "R4"], ["K5", "K6", "Y12", "Y11"], ["B9"], ["Y7"]]
+    state = lay(hands=hands, konkan=[True, False, False, False], stock=["B12"] * 2 + ["R9"] * 2)
+    state = play(state, "discard R2", "take", "discard Y12")
+    assert state["konkan"][1] and not state["eliminated"][1] and state["konkan_takes"][1] == 1
 
 
 def test_konkan_players_take_konkan_discards_without_limit():

@@ -136,8 +136,11 @@ class KonkanCardsUI(RummyUI):
                                         "move", move="take"))
             return rows(buttons, 1) + commit
         lead = list(commit)
-        if view.get("must_use") and len(legal) <= DIRECT_LIMIT:
-            lead += [[UIButton(self.button_label(move, lang), "move", move=move)] for move in legal]
+        # A joker swap made while the taken card waits stays with the picker (select the real card), where its
+        # button says what it does; the whole-move buttons are the melds and lay-offs that use the taken card.
+        direct = [move for move in legal if not move.startswith("swap")]
+        if view.get("must_use") and len(direct) <= DIRECT_LIMIT:
+            lead += [[UIButton(self.button_label(move, lang), "move", move=move)] for move in direct]
         elif view.get("committed", [False] * 4)[view.get("seat") or 0]:
             lead += [[UIButton(self.button_label(move, lang), "move", move=move)]
                      for move in legal if move.startswith("meld")]

@@ -265,6 +265,10 @@ class KonkanTilesUI(RummyUI):
             return tn(lang, "kt.p.locks", max(0, finish["locks_needed"] - finish["locks_done"]))
         if (view.get("konkan") or [False] * 4)[seat]:
             return t(lang, "kt.p.konkan")
+        if view.get("taken") and view.get("to_move") == seat and view.get("opening", 0) > 0:
+            # an opening was started: the discard waits until the taken tile is laid in it
+            return t(lang, "kt.p.taken", tile=tile_label(view["taken"]), n=(view.get("minimum") or [0] * 4)[seat],
+                     have=view.get("opening", 0))
         if (view.get("opened") or [None] * 4)[seat] is None:
             return t(lang, "kt.p.open", n=(view.get("minimum") or [0] * 4)[seat], have=view.get("opening", 0))
         return t(lang, "kt.p.play")

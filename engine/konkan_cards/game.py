@@ -3,7 +3,8 @@
 A turn runs in phases: "first" (the round's first turn: the seat after the dealer, holding 15 cards, only
 discards), "draw" (`draw`, `take`, and `commit` in the final round) and "play" (`meld`, `add`, `swap` and the
 `discard` that ends the turn). Taking the discard sets `must_use`: the next meld or lay-off must hold that card
-(before opening, that move is the opening), and nothing else is legal until it does.
+(before opening, that move is the opening), and nothing else is legal until it does but a joker swap that leaves
+such a meld or lay-off possible (the obligation stays through the swap).
 
 Decisions where the rules file is silent, taken as the seed's app would play them:
 - The first dealer of a seeded match is drawn by lot from the seed; a layout's default dealer is the last seat, so
@@ -227,7 +228,9 @@ class KonkanCardsGame(Game):
             meld = state["melds"][number - 1]
             given = words[1:-2]
             meld["cards"] = list(swapped(meld["cards"], given))
+            waiting = state["must_use"]
             _take_from_hand(state, seat, given, meld["seat"])
+            state["must_use"] = waiting  # a swap does not use the taken card: the next meld or lay-off must
             hand.append(JOKER)
 
     # ---- information ----------------------------------------------------------------------------------------
@@ -431,12 +434,9 @@ def _check_swap(state: State, seat: int, cards: list[str], number: int) -> str:
         raise IllegalMove("you committed to Konkan: you may not swap a joker", "konkan.committed_no_swap")
     if not _opened(state)[seat]:
         raise IllegalMove("swap a joker only after you have opened", "konkan.swap_unopened")
-    if state["must_use"] is not None:
-        raise IllegalMove(f"you took {state['must_use']} from the discard: first meld it", "konkan.must_use_first",
-                          card=state["must_use"])
     if not cards:
         raise IllegalMove("name the real card(s) for the joker, e.g. swap 7H for 3", "konkan.swap_what")
-    swapped(state["melds"][number - 1]["cards"], cards)
+    cells = swapped(state["melds"][number - 1]["cards"], cards)
     hand = list(state["hands"][seat])
     have = _counts(hand)
     for card, count in Counter(cards).items():
@@ -445,7 +445,27 @@ def _check_swap(state: State, seat: int, cards: list[str], number: int) -> str:
     left = have - Counter(cards) + Counter({JOKER: 1})
     if not keeps_a_discard(left):
         raise IllegalMove("keep a card to discard (a joker is never discarded)", "konkan.keep_discard_swap")
+    if state["must_use"] is not None:
+        _keep_taken_usable(state, seat, cards, number, cells)
     return f"swap {' '.join(sorted(cards, key=lambda card: SUIT_ORDER[card[1]]))} for {number}"
+
+
+def _keep_taken_usable(state: State, seat: int, cards: list[str], number: int, cells: Any) -> None:
+    """A swap while a taken discard waits keeps the obligation (konkan-cards.md, joker swap [decision]): refused
+    when no meld or lay-off using the taken card would be left after it (the taken card given for the joker, or
+    the cards it needed), since its discard would then be refused for good."""
+    hand = list(state["hands"][seat])
+    for card in cards:
+        hand.remove(card)
+    hand.append(JOKER)
+    melds = [dict(meld) for meld in state["melds"]]
+    melds[number - 1]["cards"] = list(cells)
+    hands = list(state["hands"])
+    hands[seat] = hand
+    trial = {**state, "hands": hands, "melds": melds}
+    if next(_each_play_move(trial, seat, swaps=False), None) is None:
+        card = state["must_use"]
+        raise IllegalMove(f"you took {card} from the discard: first meld it", "konkan.must_use_first", card=card)
 
 
 def _check_discard(state: State, seat: int, card: str) -> str:
@@ -472,7 +492,7 @@ def _take_refusal(state: State, seat: int) -> IllegalMove | None:
     hands = list(state["hands"])
     hands[seat] = [*hands[seat], pile[0]]
     trial = {**state, "hands": hands, "discard": pile[1:], "must_use": pile[0], "phase": "play"}
-    if next(_each_play_move(trial, seat), None) is not None:
+    if next(_each_play_move(trial, seat, swaps=False), None) is not None:
         return None
     if not _opened(state)[seat]:
         return IllegalMove(f"you may take {pile[0]} only to meld it at once: with your hand it makes no opening "
@@ -498,9 +518,10 @@ def _play_moves(state: State, seat: int) -> list[str]:
     return list(_each_play_move(state, seat))
 
 
-def _each_play_move(state: State, seat: int) -> Iterator[str]:
+def _each_play_move(state: State, seat: int, swaps: bool = True) -> Iterator[str]:
     """`_play_moves` one at a time, in its order: whether there is any (may the discard be taken?) is known at
-    the first, without the searches behind the rest."""
+    the first, without the searches behind the rest. `swaps=False` leaves joker swaps out: taking needs a meld or
+    lay-off using the card at once, and a swap made while it waits must leave one."""
     hand = state["hands"][seat]
     seen: set[str] = set()
     single = False  # a single meld is listed: the several-meld opening is not searched
@@ -530,7 +551,7 @@ def _each_play_move(state: State, seat: int) -> Iterator[str]:
                 if forced is None or any(card == forced for card, _ in tokens):
                     yield from _fresh(seen, _check_add, state, seat, tokens, number)
             needs = swap_needs(meld["cards"])
-            if needs and forced is None:
+            if needs and swaps:
                 yield from _fresh(seen, _check_swap, state, seat, needs, number)
     if forced is None:
         yield from _discards(hand)

@@ -10,8 +10,11 @@ Decisions where the rules are silent, taken as the seed's app plays:
 - An opening in progress may take several `meld` moves; laying off and stealing wait until the turn's melds reach
   the minimum (an `add` while below it is refused rather than springing the Konkan trap on a half-laid opening).
   Every meld laid in the opening turn counts in the opening total that sets the opponents' dynamic minimum.
-- A tile taken before opening must be in the first meld move of that turn's opening; a player who took and does
-  not open that turn is in Konkan mode from the discard on (a failed opening eliminates instead).
+- A tile taken before opening must be laid in a `meld` move of that turn's opening, any of them (konkan-tiles.md
+  [decision]); the discard is refused while it waits in the hand after an opening was started. So that this can
+  never strand the player, a meld, lay-off or steal that leaves no meld holding the taken tile in the hand (with a
+  tile to discard) is refused while it waits. A player who took and does not open that turn is in Konkan mode from
+  the discard on (a failed opening eliminates instead).
 - A Konkan finish is one `meld` move holding the 10-tile run and one or more melds of 3-4 tiles, then the locks,
   then the discard. A lock is needed when no extra meld has 4 tiles; Konkan-10 (Sulaymaniyah rules) is the 10-run
   alone, then 4 locks. Locks go on runs that were on the table before the finish, one tile at an open end,
@@ -20,7 +23,9 @@ Decisions where the rules are silent, taken as the seed's app plays:
   accepted only when its locks and its discard are possible, so it can never strand the player.
 - A `meld` move prints its melds in the order given (they join the table in that order, which numbers them);
   inside a meld, runs print ascending and sets by colour (R K B Y), jokers last.
-- The hidden finish (`finish T`) is for a player with nothing on the table and not in Konkan mode.
+- The hidden finish (`finish T`) is for a player with nothing on the table and not in Konkan mode; after a
+  pre-opening take the taken tile must be inside the melds in hand, not the tile put on the indicator (an identical
+  tile in hand stands for it: the two copies are interchangeable).
 - When a joker leaves a hand that holds both kinds, a dealt/drawn one goes first (the player keeps the stolen one,
   which costs 2 instead of 25); jokers given back by a failed opening count as dealt.
 - The hidden finisher's tile goes on top of the discard pile (the picture puts it on the indicator).
@@ -197,6 +202,8 @@ class KonkanTilesGame(Game):
             "konkan_takes": list(state["konkan_takes"]),
             "opening": turn.get("opening", 0),
             "must_finish": bool(turn.get("must_finish")),
+            # a tile taken before opening that this turn's opening has still to lay (it was taken in the open)
+            "taken": None if state["over"] or state["phase"] != "play" else _waiting_taken(state, state["to_move"]),
             "finish": None if not finish else {
                 "kind": finish["kind"], "locks_needed": finish["allowed"], "locks_done": len(finish["locks"]),
             },
@@ -242,16 +249,17 @@ def _timers(state: State) -> dict[str, int] | None:
 
 
 def _minimum(state: State, seat: int) -> int:
-    """The dynamic opening minimum: 61 (turbo 41) once the partner opened, else the higher opponent opening + 1
-    once both opponents opened (1v1: the opponent's), else the mode's base."""
+    """The dynamic opening minimum: the higher opponent opening + 1 once both opponents opened (1v1: the
+    opponent's), else 61 (turbo 41) once the partner opened, else the mode's base. Both opponents' openings win
+    over the partner's: the seed says the minimum then "returns" to them (konkan-tiles.md, dynamic minimum)."""
     mode = MODES[state["options"]["mode"]]
     opened = state["opened"]
     if state["players"] == 4:
-        if opened[(seat + 2) % 4] is not None:
-            return mode.partner
         rivals = [opened[(seat + 1) % 4], opened[(seat + 3) % 4]]
         if all(value is not None for value in rivals):
             return max(rivals) + 1  # type: ignore[type-var]
+        if opened[(seat + 2) % 4] is not None:
+            return mode.partner
         return mode.base
     rival = opened[1 - seat]
     return rival + 1 if rival is not None else mode.base
@@ -299,6 +307,34 @@ def _need_in_hand(hand: list[str], tiles: list[str]) -> None:
     for tile, count in Counter(tiles).items():
         if have[tile] < count:
             raise IllegalMove(f"{tile} is not in your hand", "not_in_hand", card=tile)
+
+
+def _waiting_taken(state: State, seat: int) -> str | None:
+    """The tile taken before opening this turn that no `meld` move has laid yet (None once laid, or once a lay-off
+    put the player in Konkan mode, where the opening obligation ends)."""
+    turn = state["turn"]
+    taken = turn.get("taken")
+    if taken is None or turn.get("taken_laid") or state["konkan"][seat]:
+        return None
+    return taken
+
+
+def _keep_taken_layable(state: State, seat: int, leaving: list[str], coming: tuple[str, ...] = (),
+                        melded: bool = False) -> None:
+    """Refuse a move that would leave the waiting taken tile with no meld to go in: its discard would then be
+    refused for good. `leaving` are the move's tiles out of the hand (`melded`: into a new meld, which lays the
+    taken tile when it is among them), `coming` any the move brings in (stolen jokers)."""
+    taken = _waiting_taken(state, seat)
+    if taken is None or (melded and taken in leaving):
+        return
+    rest = list(state["hands"][seat]) + list(coming)
+    for tile in leaving:
+        rest.remove(tile)
+    key = tuple(sorted(rest, key=tile_key))
+    if not any(taken in shape.tiles and len(rest) - len(shape.tiles) >= 1
+               for shape in M.hand_melds(key, state["joker"])):
+        raise IllegalMove(f"you took {taken}: open with it (it must be in your opening melds)",
+                          "konkan_tiles.open_with_taken", tile=taken)
 
 
 # ---- reading typed moves --------------------------------------------------------------------------------------
@@ -403,10 +439,7 @@ def _check_meld(state: State, seat: int, words: list[str]) -> Action:
     _need_in_hand(hand, tiles)
     if len(hand) - len(tiles) < 1:
         raise IllegalMove("keep one tile to discard", "konkan_tiles.keep_discard")
-    taken = turn["taken"]
-    if taken is not None and state["opened"][seat] is None and turn["opening"] == 0 and taken not in tiles:
-        raise IllegalMove(f"you took {taken}: open with it (it must be in your opening melds)",
-                          "konkan_tiles.open_with_taken", tile=taken)
+    _keep_taken_layable(state, seat, tiles, melded=True)
     text = "meld " + " | ".join(_print_meld(shape, joker) for shape in shapes)
     return Action("meld", text, tiles=tiles, shapes=shapes)
 
@@ -528,6 +561,8 @@ def _check_add(state: State, seat: int, words: list[str]) -> Action:
         example = f"{joker}:{_end_example(meld, shapes)}"
         raise IllegalMove(f"ambiguous: say which end the joker goes to, e.g. {example}", "konkan_tiles.add_ambiguous",
                           example=example)
+    if state["opened"][seat] is not None:  # unopened, the lay-off is the Konkan trap: no opening to keep it for
+        _keep_taken_layable(state, seat, tiles)
     shape = shapes[0]
     added = _new_cells(meld, shape)
     plain = [(tile, None) for tile, _ in entries]
@@ -595,6 +630,7 @@ def _check_swap(state: State, seat: int, words: list[str]) -> Action:
         raise IllegalMove("a swap gives one or two tiles", "konkan_tiles.swap_count")
     _need_in_hand(state["hands"][seat], tiles)
     cells = M.swap(state["melds"][number], tiles, state["joker"])
+    _keep_taken_layable(state, seat, tiles, coming=(state["joker"],) * len(tiles))
     shown = sort_tiles(tiles)
     return Action("swap", f"swap {' '.join(shown)} for {number + 1}", tiles=tiles, number=number, cells=cells)
 
@@ -653,6 +689,10 @@ def _check_finish(state: State, seat: int, words: list[str]) -> Action:
     rest.remove(tile)
     if M.partition(tuple(sorted(rest, key=tile_key)), state["joker"]) is None:
         raise IllegalMove("your other tiles do not all form melds", "konkan_tiles.hidden_finish_melds")
+    taken = _waiting_taken(state, seat)
+    if taken is not None and taken not in rest:
+        raise IllegalMove(f"you took {taken}: it must be inside your melds, not the tile you put on the indicator",
+                          "konkan_tiles.hidden_finish_taken", tile=taken)
     return Action("finish", f"finish {tile}", tiles=[tile])
 
 
@@ -665,6 +705,10 @@ def _check_discard(state: State, seat: int, words: list[str]) -> Action:
         raise IllegalMove("write the discarded tile plainly, e.g. discard R8", "konkan_tiles.discard_plain")
     hand = state["hands"][seat]
     _need_in_hand(hand, [tile])
+    taken = _waiting_taken(state, seat)
+    if taken is not None and turn["opening"] > 0:
+        raise IllegalMove(f"you took {taken}: lay it in your opening melds before you discard",
+                          "konkan_tiles.taken_before_discard", tile=taken)
     finish = turn["finish"]
     if finish and len(finish["locks"]) < finish["allowed"]:
         left = finish["allowed"] - len(finish["locks"])
@@ -710,7 +754,7 @@ def _play_moves(state: State, seat: int) -> list[str]:
         for shape in M.hand_melds(key, joker):
             _collect(out, seen, _check_meld, state, seat, " ".join(shape.cells))
         if not opened:
-            must = turn["taken"] if turn["opening"] == 0 else None
+            must = _waiting_taken(state, seat)
             value, shapes = M.best_opening(key, joker, must)
             if len(shapes) > 1 and value + turn["opening"] >= _minimum(state, seat):
                 ordered = sorted(shapes, key=lambda shape: [tile_key(tile) for tile in shape.tiles])
@@ -873,6 +917,8 @@ def _apply_take(state: State, seat: int) -> None:
 
 def _apply_meld(state: State, seat: int, action: Action) -> None:
     turn = state["turn"]
+    if turn.get("taken") is not None and turn["taken"] in action.tiles:
+        turn["taken_laid"] = True
     _take_from_hand(state, seat, action.tiles)
     for shape in action.shapes:
         turn["laid"].append(len(state["melds"]))
@@ -966,8 +1012,8 @@ def _apply_discard(state: State, seat: int, tile: str) -> None:
 
 # ---- turns, reshuffles, ghosts --------------------------------------------------------------------------------
 def _fresh_turn(seat: int) -> dict[str, Any]:
-    return {"seat": seat, "taken": None, "opening": 0, "laid": [], "finish": None, "must_finish": False,
-            "opened_now": False}
+    return {"seat": seat, "taken": None, "taken_laid": False, "opening": 0, "laid": [], "finish": None,
+            "must_finish": False, "opened_now": False}
 
 
 def _refill(state: State) -> bool:
