@@ -148,8 +148,10 @@ async def play(
     timer_interval: float = 0.5,
     stake: int = 0,
     linger: bool = False,
-) -> None:
-    """Open a table with you and bots of level `bots`, then read moves until the match ends or you leave.
+) -> Reply | None:
+    """Open a table with you and bots of level `bots`, then read moves until the match ends or you leave. Returns
+    the lobby's answer when the table did not open or start (a mode not opened from here, a stake nobody can pay),
+    so that `majlis play` says it on stderr and exits 2 like every other refused start; None once it was played.
 
     With no `name` you appear as "You" in the language of the moment (presenter.seat_names), addressed in the
     second person.
@@ -186,17 +188,20 @@ async def play(
     finally:
         transport.quiet = False
     if match is None:
-        say(opened)
-        return
+        return opened
     await _say_coins(service, [you, *guests] if stake else [], say)  # before the stakes go into the pot
     started = await service.press(you, table, callbacks.encode("s", match.id))
     if started.alert:  # the lobby message already says that the game has started
         say(started)
+    match = await service.store.get_match(match.id)
+    if match is None or match.status != "active":
+        return started
     timers = asyncio.create_task(service.run_timers(timer_interval))
     try:
         await _read_moves(service, transport, match.id, [you, *guests], lang, read, say, linger)
     finally:
         timers.cancel()
+    return None
 
 
 def _called(player: Actor) -> str:
