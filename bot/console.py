@@ -29,6 +29,15 @@ from bot.service import Service
 PLATFORM = "console"
 TABLE_CHAT = "table"
 YOU = "you"
+# The terminal's /help shows moves in the notation of the game at the table (bot/rules/*.md), so the example can be
+# typed as it stands (codes are the same in both languages).
+MOVE_EXAMPLES = {
+    "kenza": "play 6O take 4C 5E",
+    "canasta": "draw · meld 7H 7S X · discard 9C",
+    "konkan_cards": "draw · meld 7H 8H 9H · discard KD",
+    "konkan_tiles": "draw · meld R9 K9 Y9 · discard B5",
+    "tunj": "move R F1 · move H3:2 H7 · turn",
+}
 
 log = logging.getLogger(__name__)
 
@@ -308,6 +317,9 @@ async def _answer(service: Service, transport: ConsoleTransport, you: Actor, tex
     if command == "timer":  # nothing runs turn timers here: the terminal waits for you
         print("» " + t(lang, "console.no_timer"), file=transport.out, flush=True)
         return lang
+    if command == "help":  # the chats' /help lists commands that mean nothing here (/join, /back, /timer...)
+        print("» " + await _terminal_help(service, lang), file=transport.out, flush=True)
+        return lang
     shown = transport.private_shown
     reply = await service.command(you, table, command, args)
     if command == "hand" and transport.private_shown > shown and not reply.alert:
@@ -316,6 +328,18 @@ async def _answer(service: Service, transport: ConsoleTransport, you: Actor, tex
     if command == "lang" and args and args[0].lower() in LANGUAGES:
         return args[0].lower()
     return lang
+
+
+async def _terminal_help(service: Service, lang: str) -> str:
+    """What works at this prompt, with a move example of the game at the table (and /coins at a coin table)."""
+    from bot.coin_tables import COIN_GAMES
+
+    match = await service.store.latest_match(PLATFORM, TABLE_CHAT)
+    game = match.game if match is not None else "kenza"
+    text = t(lang, "console.help", example=MOVE_EXAMPLES.get(game, MOVE_EXAMPLES["kenza"]))
+    if match is not None and match.stake and game in COIN_GAMES:
+        text += "\n" + t(lang, "console.help.coins")
+    return text
 
 
 def _printer(transport: ConsoleTransport) -> Callable[[Reply], None]:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from bot.console import play
 from bot.service import Service
 from tests.chat import console_service
@@ -226,3 +228,46 @@ def test_play_refuses_konkan_modes_the_terminal_cannot_seat(capsys):
     assert cli.main(["play", "konkan_tiles", "--mode", "kirkuk", "--lang", "en"]) == 2
     err = capsys.readouterr().err
     assert t("en", "kt.ranked_four", n=1) in err and "coming soon" in err
+
+
+async def _typed(game: str, players: int, options: dict, lines: list[str], lang: str = "en", stake: int = 0) -> str:
+    """What the terminal printed for `lines` typed at the start of a `game` table (then the input ends)."""
+    store, service, transport, out = await console_service(4)
+    feed = iter(lines)
+
+    def read(prompt: str) -> str:
+        try:
+            return next(feed)
+        except StopIteration:
+            raise EOFError from None
+
+    start = len(out.getvalue())
+    await play(service, transport, game, players, options, lang, read=read, stake=stake)
+    await store.close()
+    return out.getvalue()[start:]
+
+
+@pytest.mark.parametrize("game,players,options,example,foreign", [
+    ("kenza", 2, {}, "play 6O take 4C 5E", "R9"),
+    ("konkan_tiles", 2, {"mode": "private"}, "meld R9 K9 Y9", "6O"),
+    ("konkan_cards", 2, {}, "meld 7H 8H 9H", "6O"),
+    ("canasta", 2, {"variant": "duo"}, "meld 7H 7S X", "6O"),
+    ("tunj", 2, {}, "move R F1", "6O"),
+])
+async def test_terminal_help_lists_what_works_here_with_a_move_of_this_game(game, players, options, example, foreign):
+    """Issue 25: the terminal's /help was the chats' (/join, /back, /timer...) with a Kenza move inside Konkan."""
+    import re
+
+    text = await _typed(game, players, options, ["/help"])
+    help_text = text[text.index("» "):]
+    assert example in help_text and foreign not in help_text
+    listed = set(re.findall(r"/([a-z]+)", help_text))
+    assert listed and not listed & {"new", "join", "leave", "start", "cancel", "back", "timer", "rated", "tournament"}
+    assert "coins" not in listed  # not a coin table
+    answers = await _typed(game, players, options, [f"/{command}" for command in sorted(listed - {"m", "help"})])
+    assert "I don't know that command" not in answers
+
+
+async def test_terminal_help_in_arabic_and_at_a_coin_table():
+    text = await _typed("konkan_cards", 2, {}, ["/help"], lang="ar", stake=10)
+    assert "اللعب هنا في الطرفية" in text and "meld 7H 8H 9H" in text and "/coins" in text and "/join" not in text
