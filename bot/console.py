@@ -29,6 +29,7 @@ from bot.service import Service
 PLATFORM = "console"
 TABLE_CHAT = "table"
 YOU = "you"
+QUIT = ("q", "quit", "exit", "/quit", "/q")  # what leaves the table at the prompt
 # The terminal's /help shows moves in the notation of the game at the table (bot/rules/*.md), so the example can be
 # typed as it stands (codes are the same in both languages).
 MOVE_EXAMPLES = {
@@ -255,6 +256,9 @@ async def _read_moves(service: Service, transport: ConsoleTransport, match_id: i
                 print(t(lang, "console.bye"), file=transport.out)
             return
         you = await _at_keyboard(service, match_id, players)
+        if you.user_id != transport.current and not await _hand_over(transport, you, lang, read):
+            print(t(lang, "console.bye"), file=transport.out)
+            return
         transport.switch(you.user_id, t(lang, "console.turn_of", name=_called(you)))
         prompt = t(lang, "console.prompt")
         try:
@@ -265,7 +269,7 @@ async def _read_moves(service: Service, transport: ConsoleTransport, match_id: i
             return
         if not text:
             continue
-        if text.lower() in ("q", "quit", "exit", "/quit", "/q"):
+        if text.lower() in QUIT:
             print(t(lang, "console.bye"), file=transport.out)
             return
         try:
@@ -273,6 +277,23 @@ async def _read_moves(service: Service, transport: ConsoleTransport, match_id: i
         except Exception:  # a bug behind one input must not end the match: say so and keep the table
             log.exception("console input %r failed", text)
             print("⚠ " + t(lang, "err.generic"), file=transport.out, flush=True)
+
+
+async def _hand_over(transport: ConsoleTransport, player: Actor, lang: str,
+                     read: Callable[[str], str | Awaitable[str]]) -> bool:
+    """Pass-and-play: the next player's cards wait for their Enter, so they never print right under the cards of
+    the player who just moved; on a real terminal the screen is cleared first. False: they left (q, Ctrl-D)."""
+    print("═" * 60, file=transport.out, flush=True)
+    try:
+        answer = read(t(lang, "console.pass_to", name=_called(player)))
+        text = (await answer if inspect.isawaitable(answer) else answer).strip()
+    except (EOFError, KeyboardInterrupt):
+        return False
+    if text.lower() in QUIT:
+        return False
+    if transport.out.isatty():  # the cards of the player before scroll out of sight, scrollback included
+        print("\033[H\033[2J\033[3J", end="", file=transport.out, flush=True)
+    return True
 
 
 async def _after_the_end(service: Service, transport: ConsoleTransport, you: Actor, lang: str,

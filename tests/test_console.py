@@ -271,3 +271,49 @@ async def test_terminal_help_lists_what_works_here_with_a_move_of_this_game(game
 async def test_terminal_help_in_arabic_and_at_a_coin_table():
     text = await _typed("konkan_cards", 2, {}, ["/help"], lang="ar", stake=10)
     assert "اللعب هنا في الطرفية" in text and "meld 7H 8H 9H" in text and "/coins" in text and "/join" not in text
+
+
+async def test_pass_and_play_shows_a_hand_only_after_its_player_pressed_enter():
+    """Issue 25: at a coin table (every seat a player at this terminal) the next player's cards were printed right
+    under the cards of the player who had just moved. Now the keyboard is handed over first: a prompt naming the
+    next player, and only after their Enter their cards."""
+    import itertools
+    import random
+
+    import engine
+    from bot.i18n import t
+    from engine.bots import decide
+
+    store, service, transport, out = await console_service(4)
+    rules = engine.get("konkan_cards")
+    pass_prompt = t("en", "console.pass_to", name="{name}").split("{name}")[0]
+    prompts: list[tuple[str, int]] = []
+    handed = 0
+
+    async def read(prompt: str) -> str:
+        nonlocal handed
+        seen = out.getvalue()
+        if prompt.startswith(pass_prompt):
+            handed += 1
+            incoming = "player2" if "Player 2" in prompt else "you"
+            hand = transport._latest[incoming].text
+            assert not prompts or hand not in seen[prompts[-1][1]:], "their cards were shown before their Enter"
+            prompts.append((prompt, len(seen)))
+            return ""
+        before = prompts[-1][0] if prompts else prompt
+        if not before.startswith(pass_prompt) and before.split("]")[0] != prompt.split("]")[0]:
+            raise AssertionError(f"the keyboard went from {prompts[-1][0]!r} to {prompt!r} without a hand-over")
+        prompts.append((prompt, len(seen)))
+        if len(prompts) > 400:
+            raise EOFError
+        match = await store.lobby_or_active_match("console", "table")
+        state = rules.from_json(match.snapshot)
+        return decide("konkan_cards", state, rules.to_move(state), "normal", random.Random(len(prompts)))
+
+    await play(service, transport, "konkan_cards", 2, {}, "en", read=read, stake=10)
+    await store.close()
+    assert handed >= 10
+    text = out.getvalue()
+    for (prompt, at), (_after, until) in itertools.pairwise(prompts):
+        if prompt.startswith(pass_prompt):  # after the Enter: that player's turn line, then their cards
+            assert t("en", "console.turn_of", name=prompt[len(pass_prompt):].split(".")[0]) in text[at:until]
