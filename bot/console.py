@@ -14,6 +14,7 @@ import asyncio
 import inspect
 import itertools
 import logging
+import re
 import sys
 import threading
 from collections.abc import Awaitable, Callable
@@ -30,6 +31,8 @@ PLATFORM = "console"
 TABLE_CHAT = "table"
 YOU = "you"
 QUIT = ("q", "quit", "exit", "/quit", "/q")  # what leaves the table at the prompt
+# A card or tile toggle of a rack keyboard (bot/games/rummy.py): its rack number, after a set-aside or selected mark.
+TOGGLE = re.compile(r"^((?:📌|✓) )?(\d+)\. (.*)$", re.DOTALL)
 # The terminal's /help shows moves in the notation of the game at the table (bot/rules/*.md), so the example can be
 # typed as it stands (codes are the same in both languages).
 MOVE_EXAMPLES = {
@@ -56,7 +59,7 @@ class ConsoleTransport:
         # here; only the player whose turn it is sees theirs, the others' newest one waits for their turn.
         self.local: set[str] = {YOU}
         self.current = YOU
-        self._buttons: dict[str, list[Button]] = {}
+        self._buttons: dict[str, dict[int, Button]] = {}
         self._latest: dict[str, OutMessage] = {}
         self.lobby_buttons: list[Button] = []
         self.quiet = False  # while the table is being set up: the lobby's intermediate states are noise here
@@ -78,8 +81,18 @@ class ConsoleTransport:
 
     @property
     def buttons(self) -> list[Button]:
-        """The buttons a number presses: those of the newest private message of the player at the keyboard."""
-        return self._buttons.get(self.current, [])
+        """The buttons a number presses, by number: those of the newest private message of the player at the
+        keyboard."""
+        numbered = self._buttons.get(self.current, {})
+        return [numbered[number] for number in sorted(numbered)]
+
+    def button(self, number: int) -> Button | None:
+        return self._buttons.get(self.current, {}).get(number)
+
+    @property
+    def highest(self) -> int:
+        """The highest number a button of the keyboard's player has (0: none)."""
+        return max(self._buttons.get(self.current, {}), default=0)
 
     def switch(self, chat_id: str, name: str) -> None:
         """Pass the keyboard to another local player: their newest private message is shown again."""
@@ -95,8 +108,9 @@ class ConsoleTransport:
             return
         private = chat_id in self.local
         buttons = [button for row in message.keyboard for button in row if button.data]
+        numbered = numbers(buttons)
         if private:
-            self._buttons[chat_id] = buttons
+            self._buttons[chat_id] = {number: button for number, button, _label in numbered}
             self._latest[chat_id] = message
             if chat_id != self.current:
                 return  # another local player's cards: shown when the keyboard is theirs
@@ -106,10 +120,24 @@ class ConsoleTransport:
         if message.alt:
             lines.append(message.alt)
         if private:
-            lines += [f"  [{number}] {button.label}" for number, button in enumerate(buttons, start=1)]
+            lines += [f"  [{number}] {label}" for number, _button, label in numbered]
         elif buttons and any(button.data.startswith(("j:", "s:", "n:")) for button in buttons):
             self.lobby_buttons = buttons
         print("\n".join(lines), file=self.out, flush=True)
+
+
+def numbers(buttons: list[Button]) -> list[tuple[int, Button, str]]:
+    """Each button's number at this prompt and the label printed beside it, in keyboard order. A card or tile
+    toggle ("2. 🟥5", "✓ 2. 🟥5") takes the number it has in the rack line, whatever order the keyboard shows (🧩
+    Arrange regroups them, opening buttons come first), so `[2]` is always tile 2; the other buttons are numbered
+    after the last tile. A keyboard without such toggles (or with a number twice) is numbered in order."""
+    marks = [TOGGLE.match(button.label) for button in buttons]
+    taken = [int(mark.group(2)) for mark in marks if mark]
+    if not taken or len(set(taken)) != len(taken):
+        return [(number, button, button.label) for number, button in enumerate(buttons, start=1)]
+    after = itertools.count(max(taken) + 1)
+    return [(int(mark.group(2)), button, (mark.group(1) or "") + mark.group(3)) if mark
+            else (next(after), button, button.label) for button, mark in zip(buttons, marks, strict=True)]
 
 
 class StdinReader:
@@ -322,10 +350,11 @@ async def _answer(service: Service, transport: ConsoleTransport, you: Actor, tex
     private = ChatRef(PLATFORM, you.user_id, private=True)
     if text.isdigit():
         number = int(text)
-        if not 1 <= number <= len(transport.buttons):
-            print(t(lang, "console.bad_number", count=len(transport.buttons)), file=transport.out)
+        button = transport.button(number)
+        if button is None:
+            print(t(lang, "console.bad_number", count=transport.highest), file=transport.out)
         else:
-            say(await service.press(you, private, transport.buttons[number - 1].data))
+            say(await service.press(you, private, button.data))
         return lang
     if not text.startswith("/"):
         say(await service.command(you, private, "m", text.split()))

@@ -317,3 +317,76 @@ async def test_pass_and_play_shows_a_hand_only_after_its_player_pressed_enter():
     for (prompt, at), (_after, until) in itertools.pairwise(prompts):
         if prompt.startswith(pass_prompt):  # after the Enter: that player's turn line, then their cards
             assert t("en", "console.turn_of", name=prompt[len(pass_prompt):].split(".")[0]) in text[at:until]
+
+
+def test_terminal_tiles_text_shows_codes_the_false_joker_and_what_a_joker_in_a_set_stands_for():
+    """Issue 25, tiles in the terminal: squares on the screen but R/K/B/Y in typed moves; ✳ explained nowhere; a
+    joker inside a set shown without what it stands for."""
+    import engine
+    from bot.games.konkan_tiles import UI
+    from bot.i18n import t
+
+    game = engine.get("konkan_tiles")
+    state = game.new(2, {"mode": "private"}, seed=3)
+    view = game.view(state, game.to_move(state))
+    joker = view["joker"]
+    other = "R" if joker[0] != "R" else "B"
+    number = "9" if joker[1:] != "9" else "8"
+    view = {**view, "hand": ["R4", "K13", "F"], "melds": [
+        {"number": 1, "seat": 0, "kind": "set", "cards": [f"{other}{number}", f"K{number}" if other != "K" else
+                                                          f"Y{number}", joker], "locked": [False, False]},
+        {"number": 2, "seat": 1, "kind": "run", "cards": [f"{joker}:B6", "B7", "B8"], "locked": [False, False]}]}
+    rack = UI.describe_rack(view, "en")
+    assert "1) 🟥R4  2) ⬛K13  3) ✳F" in rack
+    marks = {"R": "🟥", "K": "⬛", "B": "🟦", "Y": "🟨"}
+    assert t("en", "kt.false_joker", joker=marks[joker[0]] + joker) in rack
+    assert "✳" in t("ar", "kt.false_joker", joker="🟥R4")
+    table = UI.describe_table(view, "en", ["You", "Bot"])
+    used = {other, "K" if other != "K" else "Y"}
+    stands = "/".join(marks[colour] + colour + number for colour in marks if colour not in used)
+    assert f"{marks[joker[0]]}{joker}={stands}" in table
+    assert f"{marks[joker[0]]}{joker}=🟦B6 🟦B7 🟦B8" in table
+    assert f"indicator {marks[view['indicator'][0]]}{view['indicator']}" in table
+    from bot import rules
+
+    for lang in ("en", "ar"):  # the rules help says what ✳ and the squares are, once
+        assert "✳" in "".join(rules.page_text("konkan_tiles", lang, n) or "" for n in range(1, 5))
+
+
+async def test_terminal_arranged_tiles_keep_their_rack_numbers():
+    """Issue 25: after 🧩 Arrange the terminal's button numbers no longer matched the tile numbers of the rack line
+    ("[1] 2. 🟥5"): now [n] is tile n in any order, and typing n ticks that tile."""
+    import re
+
+    from bot.i18n import t
+
+    store, service, transport, out = await console_service(7)
+    marks: dict[str, int] = {}
+
+    def read(prompt: str) -> str:
+        labels = [button.label for button in transport.buttons]
+        if "ticked" in marks:
+            raise EOFError
+        if "arranged" in marks:
+            marks["ticked"] = len(out.getvalue())
+            return "2"
+        if t("en", "kt.c.arrange") in labels:
+            marks["arranged"] = len(out.getvalue())
+            return str(labels.index(t("en", "kt.c.arrange")) + 1)
+        return "1"  # draw
+
+    await play(service, transport, "konkan_tiles", 2, {"mode": "private"}, "en", read=read)
+    await store.close()
+    text = out.getvalue()
+
+    def screen(part: str) -> tuple[dict[str, str], list[tuple[str, str, str]]]:
+        """The rack line's tiles by number and the keyboard's (number, tick, tile) lines."""
+        rack = dict(re.findall(r"(\d+)\) (\S+)", re.search(r"Your tiles \(\d+\): (.*)", part).group(1)))
+        return rack, [line for line in re.findall(r"  \[(\d+)\] (✓ )?(\S+)", part) if line[2][:1] in "🟥⬛🟦🟨✳"]
+
+    rack, keys = screen(text[marks["arranged"]:marks["ticked"]])
+    assert len(keys) == len(rack) and [int(key[0]) for key in keys] != sorted(int(key[0]) for key in keys)
+    for number, _tick, label in keys:  # 🟥R5 in the rack line is 🟥5 on its button, under the same number
+        assert rack[number] == (label[0] + "F" if label == "✳" else label[0] + rack[number][1] + label[1:])
+    rack, keys = screen(text[marks["ticked"]:])
+    assert [number for number, tick, _label in keys if tick] == ["2"]
