@@ -61,17 +61,24 @@ class ConsoleTransport:
         self.current = YOU
         self._buttons: dict[str, dict[int, Button]] = {}
         self._latest: dict[str, OutMessage] = {}
+        self.table_message: OutMessage | None = None  # the table's newest message, printed again after a clear
         self.lobby_buttons: list[Button] = []
         self.quiet = False  # while the table is being set up: the lobby's intermediate states are noise here
         self.private_shown = 0  # private messages printed so far (a command that printed one needs no reply)
 
     async def send(self, chat_id: str, message: OutMessage) -> str:
+        self._remember(chat_id, message)
         if not message.ping:  # the rack printed just above already says whose turn it is
             self._print(chat_id, message)
         return str(next(self._ids))
 
     async def edit(self, chat_id: str, message_id: str, message: OutMessage) -> None:
+        self._remember(chat_id, message)
         self._print(chat_id, message)
+
+    def _remember(self, chat_id: str, message: OutMessage) -> None:
+        if chat_id == TABLE_CHAT and not message.ping:
+            self.table_message = message
 
     async def delete(self, chat_id: str, message_id: str) -> None:
         return None
@@ -321,6 +328,8 @@ async def _hand_over(transport: ConsoleTransport, player: Actor, lang: str,
         return False
     if transport.out.isatty():  # the cards of the player before scroll out of sight, scrollback included
         print("\033[H\033[2J\033[3J", end="", file=transport.out, flush=True)
+        if transport.table_message is not None:  # what happened at the table stays in view
+            transport._print(TABLE_CHAT, transport.table_message)
     return True
 
 
@@ -387,8 +396,9 @@ async def _terminal_help(service: Service, lang: str) -> str:
     match = await service.store.latest_match(PLATFORM, TABLE_CHAT)
     game = match.game if match is not None else "kenza"
     text = t(lang, "console.help", example=MOVE_EXAMPLES.get(game, MOVE_EXAMPLES["kenza"]))
-    if match is not None and match.stake and game in COIN_GAMES:
-        text += "\n" + t(lang, "console.help.coins")
+    if match is not None and match.stake and game in COIN_GAMES:  # before the last line, "q — leave"
+        *lines, leave = text.split("\n")
+        text = "\n".join([*lines, t(lang, "console.help.coins"), leave])
     return text
 
 
