@@ -55,7 +55,8 @@ def games_help() -> str:
         for name, spec in info.options.items():
             flag = "--" + name.replace("_", "-")
             if spec.choices:
-                values = " | ".join(_describe_value(game_id, name, choice) for choice in spec.choices)
+                choices = [choice for choice in spec.choices if name != "mode" or _terminal_mode(game_id, choice)]
+                values = " | ".join(_describe_value(game_id, name, choice) for choice in choices)
             else:
                 values = f"a whole number {spec.minimum}–{spec.maximum}"
             by_count = {count: chosen[name] for count, chosen in defaults.items()}
@@ -68,8 +69,23 @@ def games_help() -> str:
             lines.append(f"            {flag} {values} ({default})")
     lines.append("")
     lines.append("examples: majlis play kenza --players 4 --target 101 · majlis play canasta --variant duo "
-                 "--lang en · majlis play tunj --target 200 --claim-seconds 15")
+                 "--lang en · majlis play tunj --target 200 --claim-seconds 15 · majlis play konkan --players 2 "
+                 "(Konkan tiles, a private 1v1 room)")
     return "\n".join(lines)
+
+
+def _terminal_mode(game_id: str, mode: str) -> bool:
+    """Whether `play` can open a table of this mode: one human with bots (Konkan tiles' ranked is four humans) and a
+    mode the chats open from /new (tournament tables come from a bracket)."""
+    import engine
+    from bot.games import ui_for
+
+    rules, ui = engine.get(game_id), ui_for(game_id)
+    if ui.mode_refusal(mode, "en") is not None:
+        return False
+    chosen = {"mode": mode}
+    return any(_starts(rules, count, chosen) and ui.start_refusal(chosen, 1, count - 1, "en") is None
+               for count in range(rules.info.min_players, rules.info.max_players + 1))
 
 
 def _starts(rules: Any, players: int, options: dict[str, Any]) -> bool:
@@ -107,7 +123,7 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("game", nargs="?", default="kenza", metavar="GAME",
                       help="which game (default kenza; the list is below)")
     play.add_argument("--players", type=int, default=None, metavar="N", help="seats at the table, you included "
-                      "(default 2, or the fewest the mode seats: Konkan tiles 4)")
+                      "(default 2, or the fewest the mode seats: Konkan tiles 4, 2 with --mode private)")
     play.add_argument("--variant", metavar="V", help=OPTION_HELP["variant"])
     play.add_argument("--target", type=int, metavar="T", help=OPTION_HELP["target"])
     play.add_argument("--claim-seconds", type=int, metavar="S", help=OPTION_HELP["claim_seconds"])
