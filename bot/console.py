@@ -25,6 +25,7 @@ import engine
 from bot import callbacks
 from bot.i18n import LANGUAGES, t
 from bot.messages import Actor, Button, ChatRef, OutMessage, Reply
+from bot.move_examples import move_examples
 from bot.service import Service
 
 PLATFORM = "console"
@@ -33,15 +34,6 @@ YOU = "you"
 QUIT = ("q", "quit", "exit", "/quit", "/q")  # what leaves the table at the prompt
 # A card or tile toggle of a rack keyboard (bot/games/rummy.py): its rack number, after a set-aside or selected mark.
 TOGGLE = re.compile(r"^((?:📌|✓) )?(\d+)\. (.*)$", re.DOTALL)
-# The terminal's /help shows moves in the notation of the game at the table (bot/rules/*.md), so the example can be
-# typed as it stands (codes are the same in both languages).
-MOVE_EXAMPLES = {
-    "kenza": "play 6O take 4C 5E",
-    "canasta": "draw · meld 7H 7S X · discard 9C",
-    "konkan_cards": "draw · meld 7H 8H 9H · discard KD",
-    "konkan_tiles": "draw · meld R9 K9 Y9 · discard B5",
-    "tunj": "move R F1 · move H3:2 H7 · turn",
-}
 
 log = logging.getLogger(__name__)
 
@@ -394,8 +386,8 @@ async def _terminal_help(service: Service, lang: str) -> str:
     from bot.coin_tables import COIN_GAMES
 
     match = await service.store.latest_match(PLATFORM, TABLE_CHAT)
-    game = match.game if match is not None else "kenza"
-    text = t(lang, "console.help", example=MOVE_EXAMPLES.get(game, MOVE_EXAMPLES["kenza"]))
+    game = match.game if match is not None else None
+    text = t(lang, "console.help", example=" · ".join(move_examples(game)))
     if match is not None and match.stake and game in COIN_GAMES:  # before the last line, "q — leave"
         *lines, leave = text.split("\n")
         text = "\n".join([*lines, t(lang, "console.help.coins"), leave])
