@@ -16,8 +16,10 @@ OPTION_HELP = {
     "variant": "the game's variant (per game below)",
     "target": "points that win the match (per game below)",
     "claim_seconds": "Tunj: seconds the opponent has to call Tunj! after a broken rule",
-    "mode": "Konkan tiles: the table's mode (quick, turbo, sulaymaniyah, private; default quick)",
-    "rules": "Konkan tiles private rooms: erbil (standard) or sulaymaniyah",
+    "mode": "Konkan tiles: the table's mode (quick, turbo, sulaymaniyah, private; default by players: 4 → quick, "
+            "2 → private, a 1v1 room; with --rules sulaymaniyah and no --players: the sulaymaniyah mode)",
+    "rules": "Konkan tiles: erbil (standard) or sulaymaniyah; private rooms choose, the sulaymaniyah mode plays "
+             "sulaymaniyah",
 }
 GAME_ALIASES = {"konkan": "konkan_tiles"}  # as /new konkan in the chats
 
@@ -53,7 +55,8 @@ def games_help() -> str:
         for name, spec in info.options.items():
             flag = "--" + name.replace("_", "-")
             if spec.choices:
-                values = " | ".join(_describe_value(game_id, name, choice) for choice in spec.choices)
+                choices = [choice for choice in spec.choices if name != "mode" or _terminal_mode(game_id, choice)]
+                values = " | ".join(_describe_value(game_id, name, choice) for choice in choices)
             else:
                 values = f"a whole number {spec.minimum}–{spec.maximum}"
             by_count = {count: chosen[name] for count, chosen in defaults.items()}
@@ -66,8 +69,23 @@ def games_help() -> str:
             lines.append(f"            {flag} {values} ({default})")
     lines.append("")
     lines.append("examples: majlis play kenza --players 4 --target 101 · majlis play canasta --variant duo "
-                 "--lang en · majlis play tunj --target 200 --claim-seconds 15")
+                 "--lang en · majlis play tunj --target 200 --claim-seconds 15 · majlis play konkan --players 2 "
+                 "(Konkan tiles, a private 1v1 room)")
     return "\n".join(lines)
+
+
+def _terminal_mode(game_id: str, mode: str) -> bool:
+    """Whether `play` can open a table of this mode: one human with bots (Konkan tiles' ranked is four humans) and a
+    mode the chats open from /new (tournament tables come from a bracket)."""
+    import engine
+    from bot.games import ui_for
+
+    rules, ui = engine.get(game_id), ui_for(game_id)
+    if ui.mode_refusal(mode, "en") is not None:
+        return False
+    chosen = {"mode": mode}
+    return any(_starts(rules, count, chosen) and ui.start_refusal(chosen, 1, count - 1, "en") is None
+               for count in range(rules.info.min_players, rules.info.max_players + 1))
 
 
 def _starts(rules: Any, players: int, options: dict[str, Any]) -> bool:
@@ -105,7 +123,7 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("game", nargs="?", default="kenza", metavar="GAME",
                       help="which game (default kenza; the list is below)")
     play.add_argument("--players", type=int, default=None, metavar="N", help="seats at the table, you included "
-                      "(default 2, or the fewest the mode seats)")
+                      "(default 2, or the fewest the mode seats: Konkan tiles 4, 2 with --mode private)")
     play.add_argument("--variant", metavar="V", help=OPTION_HELP["variant"])
     play.add_argument("--target", type=int, metavar="T", help=OPTION_HELP["target"])
     play.add_argument("--claim-seconds", type=int, metavar="S", help=OPTION_HELP["claim_seconds"])
@@ -139,7 +157,8 @@ def main(argv: list[str] | None = None) -> int:
             options = {"variant": args.variant, "target": args.target, "claim_seconds": args.claim_seconds,
                        "mode": args.mode, "rules": args.rules}
             game = GAME_ALIASES.get(args.game.lower(), args.game.lower())
-            options = _with_mode(game, {key: value for key, value in options.items() if value is not None})
+            options = _with_mode(game, {key: value for key, value in options.items() if value is not None},
+                                 args.players)
             players = args.players or _fewest_players(game, options)
             return asyncio.run(_play(game, players, options, args.lang, args.seed, args.name, args.bots,
                                      args.stake))
@@ -151,14 +170,27 @@ def main(argv: list[str] | None = None) -> int:
         return 0
 
 
-def _with_mode(game: str, options: dict[str, Any]) -> dict[str, Any]:
-    """A game with a mode picker in the chats gets its first mode here when none is named (Konkan tiles: quick),
-    as the chats never open such a table without one."""
+def _with_mode(game: str, options: dict[str, Any], players: int | None = None) -> dict[str, Any]:
+    """A game with a mode picker in the chats gets a mode here when none is named, as the chats never open such a
+    table without one: the first mode of the picker that seats `players` (any count the game seats when None),
+    keeps the named options (`--rules sulaymaniyah` -> the Sulaymaniyah mode) and the terminal can start (one
+    human, bots in the other seats). Konkan tiles: quick at four, a private 1v1 room at two."""
     from bot.games import playable_games, ui_for
 
-    if game in playable_games() and "mode" not in options and ui_for(game).mode_choices("en"):
-        return {"mode": ui_for(game).mode_choices("en")[0][1], **options}
-    return options
+    if game not in playable_games() or "mode" in options or not ui_for(game).mode_choices("en"):
+        return options
+    import engine
+
+    rules, ui = engine.get(game), ui_for(game)
+    counts = [players] if players else range(rules.info.min_players, rules.info.max_players + 1)
+    for _label, mode in ui.mode_choices("en"):
+        chosen = {"mode": mode, **options}
+        if ui.mode_refusal(mode, "en") is not None:
+            continue
+        for count in counts:
+            if _starts(rules, count, chosen) and ui.start_refusal(chosen, 1, count - 1, "en") is None:
+                return chosen
+    return {"mode": ui.mode_choices("en")[0][1], **options}  # nothing fits: check_table says why
 
 
 def _fewest_players(game: str, options: dict[str, Any]) -> int:
@@ -226,6 +258,9 @@ def check_table(game: str, players: int, options: dict[str, Any], lang: str, bot
     from bot.games import ui_for
     from engine.bots import levels
 
+    closed = ui_for(game).mode_refusal(str(options["mode"]), lang) if "mode" in options else None
+    if closed is not None:  # a mode the chats do not open from /new either (tournament tables, Kirkuk)
+        return closed
     not_yet = ui_for(game).start_refusal(options, 1, players - 1, lang)  # the terminal seats one human
     if not_yet is not None:
         return not_yet
@@ -257,10 +292,14 @@ async def _play(game: str, players: int, options: dict[str, Any], lang: str, see
         service = Service(store, seed_source=random.Random(seed))
         transport = ConsoleTransport()
         service.attach(transport, images=False)
-        await play(service, transport, game, players, {key: str(value) for key, value in options.items()}, lang,
-                   name=name or "", bots=bots, stake=stake, linger=True)
+        refused = await play(service, transport, game, players,
+                             {key: str(value) for key, value in options.items()}, lang, name=name or "", bots=bots,
+                             stake=stake, linger=True)
     finally:
         await store.close()
+    if refused is not None:
+        print(refused.text, file=sys.stderr)
+        return 2
     return 0
 
 
@@ -276,7 +315,10 @@ async def _run(lang: str) -> int:
         print(t(lang, "config.bad_value", name=error.name, value=error.value, reason=t(lang, error.reason)),
               file=sys.stderr)
         return 2
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    # Operators of the chat bots read INFO lines (schema migrations, connections); a person playing in the terminal
+    # sees only what went wrong, not the migrations of the game's own throw-away database.
+    logging.basicConfig(level=logging.INFO if settings.any_platform else logging.WARNING,
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     if not settings.any_platform:
         print(t("en", "console.no_token"))
         print(t("ar", "console.no_token"))

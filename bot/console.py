@@ -14,6 +14,7 @@ import asyncio
 import inspect
 import itertools
 import logging
+import re
 import sys
 import threading
 from collections.abc import Awaitable, Callable
@@ -24,11 +25,15 @@ import engine
 from bot import callbacks
 from bot.i18n import LANGUAGES, t
 from bot.messages import Actor, Button, ChatRef, OutMessage, Reply
+from bot.move_examples import move_examples
 from bot.service import Service
 
 PLATFORM = "console"
 TABLE_CHAT = "table"
 YOU = "you"
+QUIT = ("q", "quit", "exit", "/quit", "/q")  # what leaves the table at the prompt
+# A card or tile toggle of a rack keyboard (bot/games/rummy.py): its rack number, after a set-aside or selected mark.
+TOGGLE = re.compile(r"^((?:📌|✓) )?(\d+)\. (.*)$", re.DOTALL)
 
 log = logging.getLogger(__name__)
 
@@ -46,19 +51,26 @@ class ConsoleTransport:
         # here; only the player whose turn it is sees theirs, the others' newest one waits for their turn.
         self.local: set[str] = {YOU}
         self.current = YOU
-        self._buttons: dict[str, list[Button]] = {}
+        self._buttons: dict[str, dict[int, Button]] = {}
         self._latest: dict[str, OutMessage] = {}
+        self.table_message: OutMessage | None = None  # the table's newest message, printed again after a clear
         self.lobby_buttons: list[Button] = []
         self.quiet = False  # while the table is being set up: the lobby's intermediate states are noise here
         self.private_shown = 0  # private messages printed so far (a command that printed one needs no reply)
 
     async def send(self, chat_id: str, message: OutMessage) -> str:
+        self._remember(chat_id, message)
         if not message.ping:  # the rack printed just above already says whose turn it is
             self._print(chat_id, message)
         return str(next(self._ids))
 
     async def edit(self, chat_id: str, message_id: str, message: OutMessage) -> None:
+        self._remember(chat_id, message)
         self._print(chat_id, message)
+
+    def _remember(self, chat_id: str, message: OutMessage) -> None:
+        if chat_id == TABLE_CHAT and not message.ping:
+            self.table_message = message
 
     async def delete(self, chat_id: str, message_id: str) -> None:
         return None
@@ -68,8 +80,18 @@ class ConsoleTransport:
 
     @property
     def buttons(self) -> list[Button]:
-        """The buttons a number presses: those of the newest private message of the player at the keyboard."""
-        return self._buttons.get(self.current, [])
+        """The buttons a number presses, by number: those of the newest private message of the player at the
+        keyboard."""
+        numbered = self._buttons.get(self.current, {})
+        return [numbered[number] for number in sorted(numbered)]
+
+    def button(self, number: int) -> Button | None:
+        return self._buttons.get(self.current, {}).get(number)
+
+    @property
+    def highest(self) -> int:
+        """The highest number a button of the keyboard's player has (0: none)."""
+        return max(self._buttons.get(self.current, {}), default=0)
 
     def switch(self, chat_id: str, name: str) -> None:
         """Pass the keyboard to another local player: their newest private message is shown again."""
@@ -85,8 +107,9 @@ class ConsoleTransport:
             return
         private = chat_id in self.local
         buttons = [button for row in message.keyboard for button in row if button.data]
+        numbered = numbers(buttons)
         if private:
-            self._buttons[chat_id] = buttons
+            self._buttons[chat_id] = {number: button for number, button, _label in numbered}
             self._latest[chat_id] = message
             if chat_id != self.current:
                 return  # another local player's cards: shown when the keyboard is theirs
@@ -96,10 +119,24 @@ class ConsoleTransport:
         if message.alt:
             lines.append(message.alt)
         if private:
-            lines += [f"  [{number}] {button.label}" for number, button in enumerate(buttons, start=1)]
+            lines += [f"  [{number}] {label}" for number, _button, label in numbered]
         elif buttons and any(button.data.startswith(("j:", "s:", "n:")) for button in buttons):
             self.lobby_buttons = buttons
         print("\n".join(lines), file=self.out, flush=True)
+
+
+def numbers(buttons: list[Button]) -> list[tuple[int, Button, str]]:
+    """Each button's number at this prompt and the label printed beside it, in keyboard order. A card or tile
+    toggle ("2. 🟥5", "✓ 2. 🟥5") takes the number it has in the rack line, whatever order the keyboard shows (🧩
+    Arrange regroups them, opening buttons come first), so `[2]` is always tile 2; the other buttons are numbered
+    after the last tile. A keyboard without such toggles (or with a number twice) is numbered in order."""
+    marks = [TOGGLE.match(button.label) for button in buttons]
+    taken = [int(mark.group(2)) for mark in marks if mark]
+    if not taken or len(set(taken)) != len(taken):
+        return [(number, button, button.label) for number, button in enumerate(buttons, start=1)]
+    after = itertools.count(max(taken) + 1)
+    return [(int(mark.group(2)), button, (mark.group(1) or "") + mark.group(3)) if mark
+            else (next(after), button, button.label) for button, mark in zip(buttons, marks, strict=True)]
 
 
 class StdinReader:
@@ -148,8 +185,10 @@ async def play(
     timer_interval: float = 0.5,
     stake: int = 0,
     linger: bool = False,
-) -> None:
-    """Open a table with you and bots of level `bots`, then read moves until the match ends or you leave.
+) -> Reply | None:
+    """Open a table with you and bots of level `bots`, then read moves until the match ends or you leave. Returns
+    the lobby's answer when the table did not open or start (a mode not opened from here, a stake nobody can pay),
+    so that `majlis play` says it on stderr and exits 2 like every other refused start; None once it was played.
 
     With no `name` you appear as "You" in the language of the moment (presenter.seat_names), addressed in the
     second person.
@@ -186,17 +225,20 @@ async def play(
     finally:
         transport.quiet = False
     if match is None:
-        say(opened)
-        return
+        return opened
     await _say_coins(service, [you, *guests] if stake else [], say)  # before the stakes go into the pot
     started = await service.press(you, table, callbacks.encode("s", match.id))
     if started.alert:  # the lobby message already says that the game has started
         say(started)
+    match = await service.store.get_match(match.id)
+    if match is None or match.status != "active":
+        return started
     timers = asyncio.create_task(service.run_timers(timer_interval))
     try:
         await _read_moves(service, transport, match.id, [you, *guests], lang, read, say, linger)
     finally:
         timers.cancel()
+    return None
 
 
 def _called(player: Actor) -> str:
@@ -241,6 +283,9 @@ async def _read_moves(service: Service, transport: ConsoleTransport, match_id: i
                 print(t(lang, "console.bye"), file=transport.out)
             return
         you = await _at_keyboard(service, match_id, players)
+        if you.user_id != transport.current and not await _hand_over(transport, you, lang, read):
+            print(t(lang, "console.bye"), file=transport.out)
+            return
         transport.switch(you.user_id, t(lang, "console.turn_of", name=_called(you)))
         prompt = t(lang, "console.prompt")
         try:
@@ -251,7 +296,7 @@ async def _read_moves(service: Service, transport: ConsoleTransport, match_id: i
             return
         if not text:
             continue
-        if text.lower() in ("q", "quit", "exit", "/quit", "/q"):
+        if text.lower() in QUIT:
             print(t(lang, "console.bye"), file=transport.out)
             return
         try:
@@ -259,6 +304,25 @@ async def _read_moves(service: Service, transport: ConsoleTransport, match_id: i
         except Exception:  # a bug behind one input must not end the match: say so and keep the table
             log.exception("console input %r failed", text)
             print("⚠ " + t(lang, "err.generic"), file=transport.out, flush=True)
+
+
+async def _hand_over(transport: ConsoleTransport, player: Actor, lang: str,
+                     read: Callable[[str], str | Awaitable[str]]) -> bool:
+    """Pass-and-play: the next player's cards wait for their Enter, so they never print right under the cards of
+    the player who just moved; on a real terminal the screen is cleared first. False: they left (q, Ctrl-D)."""
+    print("═" * 60, file=transport.out, flush=True)
+    try:
+        answer = read(t(lang, "console.pass_to", name=_called(player)))
+        text = (await answer if inspect.isawaitable(answer) else answer).strip()
+    except (EOFError, KeyboardInterrupt):
+        return False
+    if text.lower() in QUIT:
+        return False
+    if transport.out.isatty():  # the cards of the player before scroll out of sight, scrollback included
+        print("\033[H\033[2J\033[3J", end="", file=transport.out, flush=True)
+        if transport.table_message is not None:  # what happened at the table stays in view
+            transport._print(TABLE_CHAT, transport.table_message)
+    return True
 
 
 async def _after_the_end(service: Service, transport: ConsoleTransport, you: Actor, lang: str,
@@ -287,10 +351,11 @@ async def _answer(service: Service, transport: ConsoleTransport, you: Actor, tex
     private = ChatRef(PLATFORM, you.user_id, private=True)
     if text.isdigit():
         number = int(text)
-        if not 1 <= number <= len(transport.buttons):
-            print(t(lang, "console.bad_number", count=len(transport.buttons)), file=transport.out)
+        button = transport.button(number)
+        if button is None:
+            print(t(lang, "console.bad_number", count=transport.highest), file=transport.out)
         else:
-            say(await service.press(you, private, transport.buttons[number - 1].data))
+            say(await service.press(you, private, button.data))
         return lang
     if not text.startswith("/"):
         say(await service.command(you, private, "m", text.split()))
@@ -303,6 +368,9 @@ async def _answer(service: Service, transport: ConsoleTransport, you: Actor, tex
     if command == "timer":  # nothing runs turn timers here: the terminal waits for you
         print("» " + t(lang, "console.no_timer"), file=transport.out, flush=True)
         return lang
+    if command == "help":  # the chats' /help lists commands that mean nothing here (/join, /back, /timer...)
+        print("» " + await _terminal_help(service, lang), file=transport.out, flush=True)
+        return lang
     shown = transport.private_shown
     reply = await service.command(you, table, command, args)
     if command == "hand" and transport.private_shown > shown and not reply.alert:
@@ -311,6 +379,19 @@ async def _answer(service: Service, transport: ConsoleTransport, you: Actor, tex
     if command == "lang" and args and args[0].lower() in LANGUAGES:
         return args[0].lower()
     return lang
+
+
+async def _terminal_help(service: Service, lang: str) -> str:
+    """What works at this prompt, with a move example of the game at the table (and /coins at a coin table)."""
+    from bot.coin_tables import COIN_GAMES
+
+    match = await service.store.latest_match(PLATFORM, TABLE_CHAT)
+    game = match.game if match is not None else None
+    text = t(lang, "console.help", example=" · ".join(move_examples(game)))
+    if match is not None and match.stake and game in COIN_GAMES:  # before the last line, "q — leave"
+        *lines, leave = text.split("\n")
+        text = "\n".join([*lines, t(lang, "console.help.coins"), leave])
+    return text
 
 
 def _printer(transport: ConsoleTransport) -> Callable[[Reply], None]:

@@ -188,3 +188,56 @@ def test_install_script_runs_pip_only_when_pyproject_changed(tmp_path):
     assert install("dev") == [] and install() == []  # a dev install serves a plain run
     (tmp_path / "pyproject.toml").write_text("[project]\nname = 'x'\nversion = '2'\n")
     assert any("install --quiet -e ." in line for line in install())
+
+
+@pytest.mark.parametrize("args,table", [
+    (["--players", "2"], "Private room (no stats) · Standard (Erbil) rules"),
+    (["--players", "2", "--rules", "sulaymaniyah"], "Private room (no stats) · Sulaymaniyah rules"),
+    (["--rules", "sulaymaniyah"], "Sulaymaniyah · Sulaymaniyah rules"),
+    (["--players", "4", "--rules", "sulaymaniyah"], "Sulaymaniyah · Sulaymaniyah rules"),
+    ([], "Quick · Standard (Erbil) rules"),
+    (["--mode", "private"], "Private room (no stats)"),
+])
+def test_konkan_tiles_defaults_follow_the_players_and_rules_as_the_help_says(no_tokens, capsys, args, table):
+    """Issue 25, defect 1: with no --mode, two players open a private 1v1 room and --rules sulaymaniyah the
+    Sulaymaniyah mode, instead of "Konkan quick is for 4 players, not 2"."""
+    assert cli.main(["play", "konkan_tiles", *args, "--lang", "en"]) == 0  # the table opened; input ended at once
+    captured = capsys.readouterr()
+    assert table in captured.out and "Bad option" not in captured.err + captured.out
+
+
+def test_konkan_tiles_help_names_one_default_mode(capsys):
+    with pytest.raises(SystemExit):
+        cli.main(["play", "--help"])
+    out = " ".join(capsys.readouterr().out.split())  # argparse wraps the option help
+    assert "default quick" not in out
+    assert "--mode quick | sulaymaniyah | turbo | private (default by players: 2 → private, 4 → quick)" in out
+    assert "ranked" not in out and "tournament" not in out  # modes the terminal cannot open are not offered
+    assert "default by players: 4 → quick, 2 → private, a 1v1 room" in out
+
+
+@pytest.mark.parametrize("args,reason", [
+    (["konkan_tiles", "--mode", "tournament"], "Tournament tables are opened by a tournament's bracket"),
+    (["konkan_cards", "--players", "2", "--stake", "9999"], "9999"),
+])
+def test_a_start_the_lobby_refuses_exits_2_like_every_refused_start(no_tokens, capsys, args, reason):
+    """Issue 25, defect 10: these printed a warning and exited 0 (a seat costs 9999 coins, a player has 500)."""
+    assert cli.main(["play", *args, "--lang", "en"]) == 2
+    captured = capsys.readouterr()
+    assert reason in captured.err and "The game has started" not in captured.out
+    assert "500" in captured.err or "9999" not in reason
+
+
+def test_the_terminal_game_of_majlis_run_shows_no_migration_lines(tmp_path):
+    """Issue 25: `majlis run` with no token started the terminal game under nine alembic INFO lines."""
+    import os
+    import subprocess
+    import sys
+
+    env = {"PATH": os.environ.get("PATH", ""), "HOME": str(tmp_path),  # no token, nothing other tests loaded
+           "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
+    done = subprocess.run([sys.executable, "-m", "bot.cli", "run"], stdin=subprocess.DEVNULL, capture_output=True,
+                          cwd=tmp_path, env=env, timeout=120)
+    assert done.returncode == 0, done.stderr.decode()
+    assert "كينزة" in done.stdout.decode()
+    assert b"alembic" not in done.stderr + done.stdout and b"INFO" not in done.stderr + done.stdout

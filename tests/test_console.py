@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from bot.console import play
 from bot.service import Service
 from tests.chat import console_service
@@ -226,3 +228,165 @@ def test_play_refuses_konkan_modes_the_terminal_cannot_seat(capsys):
     assert cli.main(["play", "konkan_tiles", "--mode", "kirkuk", "--lang", "en"]) == 2
     err = capsys.readouterr().err
     assert t("en", "kt.ranked_four", n=1) in err and "coming soon" in err
+
+
+async def _typed(game: str, players: int, options: dict, lines: list[str], lang: str = "en", stake: int = 0) -> str:
+    """What the terminal printed for `lines` typed at the start of a `game` table (then the input ends)."""
+    store, service, transport, out = await console_service(4)
+    feed = iter(lines)
+
+    def read(prompt: str) -> str:
+        try:
+            return next(feed)
+        except StopIteration:
+            raise EOFError from None
+
+    start = len(out.getvalue())
+    await play(service, transport, game, players, options, lang, read=read, stake=stake)
+    await store.close()
+    return out.getvalue()[start:]
+
+
+@pytest.mark.parametrize("game,players,options,example,foreign", [
+    ("kenza", 2, {}, "play 6O take 4C 5E", "R9"),
+    ("konkan_tiles", 2, {"mode": "private"}, "meld R9 K9 Y9", "6O"),
+    ("konkan_cards", 2, {}, "meld 7H 8H 9H", "6O"),
+    ("canasta", 2, {"variant": "duo"}, "meld 7H 7S X", "6O"),
+    ("tunj", 2, {}, "move R F1", "6O"),
+])
+async def test_terminal_help_lists_what_works_here_with_a_move_of_this_game(game, players, options, example, foreign):
+    """Issue 25: the terminal's /help was the chats' (/join, /back, /timer...) with a Kenza move inside Konkan."""
+    import re
+
+    text = await _typed(game, players, options, ["/help"])
+    help_text = text[text.index("» "):]
+    assert example in help_text and foreign not in help_text
+    listed = set(re.findall(r"/([a-z]+)", help_text))
+    assert listed and not listed & {"new", "join", "leave", "start", "cancel", "back", "timer", "rated", "tournament"}
+    assert "coins" not in listed  # not a coin table
+    answers = await _typed(game, players, options, [f"/{command}" for command in sorted(listed - {"m", "help"})])
+    assert "I don't know that command" not in answers
+
+
+async def test_terminal_help_in_arabic_and_at_a_coin_table():
+    text = await _typed("konkan_cards", 2, {}, ["/help"], lang="ar", stake=10)
+    assert "اللعب هنا في الطرفية" in text and "meld 7H 8H 9H" in text and "/coins" in text and "/join" not in text
+
+
+async def test_pass_and_play_shows_a_hand_only_after_its_player_pressed_enter():
+    """Issue 25: at a coin table (every seat a player at this terminal) the next player's cards were printed right
+    under the cards of the player who had just moved. Now the keyboard is handed over first: a prompt naming the
+    next player, and only after their Enter their cards."""
+    import itertools
+    import random
+
+    import engine
+    from bot.i18n import t
+    from engine.bots import decide
+
+    store, service, transport, out = await console_service(4)
+    rules = engine.get("konkan_cards")
+    pass_prompt = t("en", "console.pass_to", name="{name}").split("{name}")[0]
+    prompts: list[tuple[str, int]] = []
+    handed = 0
+
+    async def read(prompt: str) -> str:
+        nonlocal handed
+        seen = out.getvalue()
+        if prompt.startswith(pass_prompt):
+            handed += 1
+            incoming = "player2" if "Player 2" in prompt else "you"
+            hand = transport._latest[incoming].text
+            assert not prompts or hand not in seen[prompts[-1][1]:], "their cards were shown before their Enter"
+            prompts.append((prompt, len(seen)))
+            return ""
+        before = prompts[-1][0] if prompts else prompt
+        if not before.startswith(pass_prompt) and before.split("]")[0] != prompt.split("]")[0]:
+            raise AssertionError(f"the keyboard went from {prompts[-1][0]!r} to {prompt!r} without a hand-over")
+        prompts.append((prompt, len(seen)))
+        if len(prompts) > 400:
+            raise EOFError
+        match = await store.lobby_or_active_match("console", "table")
+        state = rules.from_json(match.snapshot)
+        return decide("konkan_cards", state, rules.to_move(state), "normal", random.Random(len(prompts)))
+
+    await play(service, transport, "konkan_cards", 2, {}, "en", read=read, stake=10)
+    await store.close()
+    assert handed >= 10
+    text = out.getvalue()
+    for (prompt, at), (_after, until) in itertools.pairwise(prompts):
+        if prompt.startswith(pass_prompt):  # after the Enter: that player's turn line, then their cards
+            assert t("en", "console.turn_of", name=prompt[len(pass_prompt):].split(".")[0]) in text[at:until]
+
+
+def test_terminal_tiles_text_shows_codes_the_false_joker_and_what_a_joker_in_a_set_stands_for():
+    """Issue 25, tiles in the terminal: squares on the screen but R/K/B/Y in typed moves; ✳ explained nowhere; a
+    joker inside a set shown without what it stands for."""
+    import engine
+    from bot.games.konkan_tiles import UI
+    from bot.i18n import t
+
+    game = engine.get("konkan_tiles")
+    state = game.new(2, {"mode": "private"}, seed=3)
+    view = game.view(state, game.to_move(state))
+    joker = view["joker"]
+    other = "R" if joker[0] != "R" else "B"
+    number = "9" if joker[1:] != "9" else "8"
+    view = {**view, "hand": ["R4", "K13", "F"], "melds": [
+        {"number": 1, "seat": 0, "kind": "set", "cards": [f"{other}{number}", f"K{number}" if other != "K" else
+                                                          f"Y{number}", joker], "locked": [False, False]},
+        {"number": 2, "seat": 1, "kind": "run", "cards": [f"{joker}:B6", "B7", "B8"], "locked": [False, False]}]}
+    rack = UI.describe_rack(view, "en")
+    assert "1) 🟥R4  2) ⬛K13  3) ✳F" in rack
+    marks = {"R": "🟥", "K": "⬛", "B": "🟦", "Y": "🟨"}
+    assert t("en", "kt.false_joker", joker=marks[joker[0]] + joker) in rack
+    assert "✳" in t("ar", "kt.false_joker", joker="🟥R4")
+    table = UI.describe_table(view, "en", ["You", "Bot"])
+    used = {other, "K" if other != "K" else "Y"}
+    stands = "/".join(marks[colour] + colour + number for colour in marks if colour not in used)
+    assert f"{marks[joker[0]]}{joker}={stands}" in table
+    assert f"{marks[joker[0]]}{joker}=🟦B6 🟦B7 🟦B8" in table
+    assert f"indicator {marks[view['indicator'][0]]}{view['indicator']}" in table
+    from bot import rules
+
+    for lang in ("en", "ar"):  # the rules help says what ✳ and the squares are, once
+        assert "✳" in "".join(rules.page_text("konkan_tiles", lang, n) or "" for n in range(1, 5))
+
+
+async def test_terminal_arranged_tiles_keep_their_rack_numbers():
+    """Issue 25: after 🧩 Arrange the terminal's button numbers no longer matched the tile numbers of the rack line
+    ("[1] 2. 🟥5"): now [n] is tile n in any order, and typing n ticks that tile."""
+    import re
+
+    from bot.i18n import t
+
+    store, service, transport, out = await console_service(7)
+    marks: dict[str, int] = {}
+
+    def read(prompt: str) -> str:
+        labels = [button.label for button in transport.buttons]
+        if "ticked" in marks:
+            raise EOFError
+        if "arranged" in marks:
+            marks["ticked"] = len(out.getvalue())
+            return "2"
+        if t("en", "kt.c.arrange") in labels:
+            marks["arranged"] = len(out.getvalue())
+            return str(labels.index(t("en", "kt.c.arrange")) + 1)
+        return "1"  # draw
+
+    await play(service, transport, "konkan_tiles", 2, {"mode": "private"}, "en", read=read)
+    await store.close()
+    text = out.getvalue()
+
+    def screen(part: str) -> tuple[dict[str, str], list[tuple[str, str, str]]]:
+        """The rack line's tiles by number and the keyboard's (number, tick, tile) lines."""
+        rack = dict(re.findall(r"(\d+)\) (\S+)", re.search(r"Your tiles \(\d+\): (.*)", part).group(1)))
+        return rack, [line for line in re.findall(r"  \[(\d+)\] (✓ )?(\S+)", part) if line[2][:1] in "🟥⬛🟦🟨✳"]
+
+    rack, keys = screen(text[marks["arranged"]:marks["ticked"]])
+    assert len(keys) == len(rack) and [int(key[0]) for key in keys] != sorted(int(key[0]) for key in keys)
+    for number, _tick, label in keys:  # 🟥R5 in the rack line is 🟥5 on its button, under the same number
+        assert rack[number] == (label[0] + "F" if label == "✳" else label[0] + rack[number][1] + label[1:])
+    rack, keys = screen(text[marks["ticked"]:])
+    assert [number for number, tick, _label in keys if tick] == ["2"]

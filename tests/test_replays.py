@@ -13,7 +13,7 @@ from sqlalchemy import text
 import engine
 from bot import callbacks, replay
 from bot.games import ui_for
-from bot.i18n import t
+from bot.i18n import round_name, t
 from bot.messages import Actor, ChatRef
 from bot.service import Service
 from engine.bots import decide
@@ -164,3 +164,43 @@ async def _console_match(service: Service, store: Store, you: Actor, table: Chat
         move = decide("kenza", state, rules.to_move(state), "normal", rng, slips=False)
         assert not (await service.command(you, private, "m", move.split())).alert
     return match.id
+
+
+@pytest.mark.parametrize("game_id,players,options", [
+    ("kenza", 2, {}), ("canasta", 2, {"variant": "duo"}), ("konkan_cards", 2, {}), ("konkan_tiles", 2, {}),
+    ("konkan_tiles", 4, {"mode": "quick"}), ("tunj", 2, {"target": 300}),
+])
+def test_terminal_replay_lists_each_move_under_the_deal_it_was_played_in(game_id, players, options):
+    """Issue 25, defect 3: the move that ended a deal was listed under the next deal's heading ("Deal 2: 36. Bot 2:
+    7🪵 to the table", a deal-1 move). Bots play two deals; the move after which the engine's history holds k deals
+    is the last line under "Deal k", and the next move opens "Deal k+1"."""
+    from types import SimpleNamespace
+
+    from bot.core.replays import _move_lines
+
+    rules = engine.get(game_id)
+    state, rng, moves, ended = rules.new(players, options, seed=5), random.Random(1), [], {}
+    while not rules.result(state)["over"] and len(rules.result(state)["history"]) < 2:
+        seat = rules.to_move(state)
+        move = decide(game_id, state, seat, "random", rng, slips=False)
+        moves.append(SimpleNamespace(seat=seat, move=move))
+        dealt = len(rules.result(state)["history"])
+        state = rules.apply(state, seat, move)
+        if len(rules.result(state)["history"]) > dealt:
+            ended[len(moves)] = len(rules.result(state)["history"])  # move number -> the deal it ended
+    assert ended, "the bots finished no deal"
+    match = SimpleNamespace(game=game_id, options=rules.check_options(players, options), seed=5, snapshot=None, id=1)
+    lines = _move_lines(match, replay.steps(match, players, moves), [f"P{n}" for n in range(players)], "en")
+    heading, under = None, {}
+    for line in lines:
+        number = line.split(".", 1)[0]
+        if number.isdigit():
+            under[int(number)] = heading
+        else:
+            heading = line
+    assert sorted(under) == list(range(1, len(moves) + 1))
+    for number, deal in ended.items():
+        heading_of_deal = t("en", "recap.round", round=round_name("en", game_id, deal))
+        assert under[number] == heading_of_deal, lines[number - 3:number + 3]
+        if number + 1 in under:
+            assert under[number + 1] == t("en", "recap.round", round=round_name("en", game_id, deal + 1))

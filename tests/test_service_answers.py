@@ -292,3 +292,20 @@ async def test_im_back_wakes_a_sleeping_timer_loop_for_the_returners_turn(tmp_pa
         finally:
             service.stop_timers()
             await asyncio.wait_for(loop, GUARD)
+
+
+async def test_chat_help_gives_a_typed_move_of_the_game_at_the_table(setup):
+    """Issue 25: /help's typed-move example was a Kenza move whatever the game; now it is the table's game's (and
+    Kenza's with no table), in the group and in the private chat of a seated player."""
+    service, _, store = setup
+    assert "/m play 6O take 4C 5E" in (await service.command(ALI, GROUP, "help", [])).text
+    await service.command(ALI, ChatRef("fake", ALI.user_id, private=True), "start")
+    await service.command(ALI, GROUP, "new", ["konkan_tiles", "mode=private"])
+    match = await store.lobby_or_active_match(GROUP.platform, GROUP.chat_id)
+    await service.press(ALI, GROUP, callbacks.encode("b", match.id, "normal"))
+    assert not (await service.press(ALI, GROUP, callbacks.encode("s", match.id))).alert
+    for chat in (GROUP, ChatRef("fake", ALI.user_id, private=True)):
+        text = (await service.command(ALI, chat, "help", [])).text
+        assert "/m meld R9 K9 Y9" in text and "6O" not in text and "/join" in text  # the chat's commands stay
+    arabic = (await service.command(Actor("fake", "1", "Ali", language="ar"), GROUP, "help", [])).text
+    assert "/m meld R9 K9 Y9" in arabic

@@ -12,6 +12,7 @@ from bot.core.coins import Coins
 from bot.games import playable_games, ui_for
 from bot.i18n import LANGUAGES, game_name, pick_language, refusal, t, tn
 from bot.messages import ERROR, INFO, Actor, Button, ChatRef, OutMessage, Reply, Unreachable
+from bot.move_examples import move_examples
 from engine.bots import levels as bot_levels
 from storage.errors import AlreadySeated, NotEnoughCoins, TableBusy, TableFull, WrongStatus
 from storage.models import Match, Seat
@@ -24,8 +25,11 @@ GAME_ALIASES = {"konkan": "konkan_tiles"}
 
 class Lobby(Coins):
     async def _cmd_help(self, actor: Actor, chat: ChatRef, player_id: int, lang: str, args: list[str]) -> Reply:
+        """The chat's commands; the typed-move example is in the notation of the game being played here."""
         games = t(lang, "sep.list").join(f"{game_name(lang, g)} ({g})" for g in playable_games())
-        return Reply(t(lang, "help", games=games))
+        match = await self._chat_match(chat, player_id)
+        example = " · ".join("/m " + move for move in move_examples(match.game if match else None))
+        return Reply(t(lang, "help", games=games, example=example))
 
     async def _cmd_rules(self, actor: Actor, chat: ChatRef, player_id: int, lang: str, args: list[str]) -> Reply:
         """`/rules [game] [part]`: a page of the game's rules file (bot/rules), the rules in short by default."""

@@ -7,6 +7,7 @@ by round. Frames are the public view only (see bot/replay.py for the privacy dec
 
 from __future__ import annotations
 
+import itertools
 import logging
 
 from bot import callbacks, presenter, replay
@@ -52,9 +53,11 @@ def replay_message(match: Match, seats: list[Seat], moves: list[MoveRecord], lan
 def _move_lines(match: Match, all_steps: list[replay.Step], names: list[str], lang: str) -> list[str]:
     lines: list[str] = []
     heading = None
-    for step in all_steps[1:]:
-        if step.round != heading:
-            heading = step.round
+    for before, step in itertools.pairwise(all_steps):
+        # A move belongs to the deal it was played in: the round of the state before it. The move that ends a deal
+        # leads to the next deal's state, so `step.round` would put it under the next heading.
+        if before.round != heading:
+            heading = before.round
             lines.append(t(lang, "recap.round", round=round_name(lang, match.game, heading)))
         assert step.move is not None and step.seat is not None
         said = presenter.describe_move(match.game, step.move, lang, step.view, names[step.seat])

@@ -45,6 +45,38 @@ def tiles_text(cells: list[str]) -> str:
     return " ".join(tile_label(cell) for cell in cells) or "—"
 
 
+def tile_code(cell: str) -> str:
+    """The tile as the text of the rack and table shows it: its colour mark and the code a typed move uses (`R9` ->
+    🟥R9, the false joker ✳F, a joker cell `R8:B6` -> 🟥R8=🟦B6), so the squares teach the letters."""
+    if ":" in cell:
+        tile, stands = cell.split(":", 1)
+        return f"{tile_code(tile)}={tile_code(stands)}"
+    if cell == FALSE_JOKER:
+        return "✳" + FALSE_JOKER
+    return f"{COLOUR_MARK.get(cell[:1], '')}{cell}"
+
+
+def meld_text(meld: dict[str, Any], joker: str | None) -> str:
+    """A table meld with codes; a joker in a set (the engine keeps no `:` there) says what it stands for: the set's
+    number in the colour(s) still missing (`🟥R4=⬛9/🟨9`), and a false joker the joker's own tile."""
+    cells: list[str] = list(meld.get("cards") or [])
+    face = {cell: joker if cell == FALSE_JOKER and joker else cell for cell in cells}
+    wild = [cell for cell in cells if joker and cell == joker]
+    if meld.get("kind") != "set" or not joker or not wild or len(wild) == len(cells):
+        return " ".join(_with_face(cell, joker) for cell in cells)
+    natural = [face[cell] for cell in cells if cell not in wild]
+    number = natural[0][1:]
+    missing = [colour for colour in COLOUR_MARK if colour not in {tile[0] for tile in natural}]
+    if joker[1:] == number and joker[0] in missing:  # the joker tile may be sitting as itself: nothing to add
+        return " ".join(_with_face(cell, joker) for cell in cells)
+    stands = "/".join(tile_code(colour + number) for colour in missing)
+    return " ".join(f"{tile_code(cell)}={stands}" if cell in wild else _with_face(cell, joker) for cell in cells)
+
+
+def _with_face(cell: str, joker: str | None) -> str:
+    return f"{tile_code(cell)}={tile_code(joker)}" if cell == FALSE_JOKER and joker else tile_code(cell)
+
+
 def _bag(cells: list[str]) -> Counter:
     return Counter(bare(cell) for cell in cells)
 
@@ -305,9 +337,11 @@ class KonkanTilesUI(RummyUI):
     def describe_rack(self, view: dict[str, Any], lang: str) -> str:
         hand: list[str] = view.get("hand") or []
         plan = arrange(hand, view.get("joker"))
-        tiles = "  ".join(f"{p + 1}) {tile_label(code)}" for p, code in enumerate(hand)) or "—"
+        tiles = "  ".join(f"{p + 1}) {tile_code(code)}" for p, code in enumerate(hand)) or "—"
         groups = "  ".join("[" + " ".join(str(p + 1) for p in group) + "]" for group in plan.groups) or "—"
         lines = [t(lang, "kt.rack", n=len(hand), tiles=tiles), t(lang, "kt.grouped_value", n=plan.value, groups=groups)]
+        if FALSE_JOKER in hand and view.get("joker"):
+            lines.append(t(lang, "kt.false_joker", joker=tile_code(view["joker"])))
         seat = view.get("seat")
         if seat is not None:
             lines.append(self._status(view, seat, lang))
@@ -318,16 +352,16 @@ class KonkanTilesUI(RummyUI):
         lines = [t(lang, "kt.table_round", mode=t(lang, f"opt.mode.{view.get('mode', 'quick')}"),
                    n=view.get("round", 1), total=view.get("rounds", 5)),
                  t(lang, "kt.table_piles", stock=view.get("stock_size", 0), left=view.get("reshuffles_left", 0),
-                   top=tile_label(top) if top else "—", indicator=tile_label(view.get("indicator") or "—"),
-                   joker=tile_label(view.get("joker") or "—"))]
+                   top=tile_code(top) if top else "—", indicator=tile_code(view.get("indicator") or "—"),
+                   joker=tile_code(view.get("joker") or "—"))]
         for seat, size in enumerate(view.get("hand_sizes") or []):
             name = names[seat] if seat < len(names) else "?"
             lines.append(tn(lang, "kt.table_seat", size, name=name, status=self._status(view, seat, lang)))
         for meld in view.get("melds") or []:
             locks = " 🔒" if meld.get("locked") and any(meld["locked"]) else ""
-            lines.append(f"  #{meld['number']} {tiles_text(meld['cards'])}{locks}")
+            lines.append(f"  #{meld['number']} {meld_text(meld, view.get('joker'))}{locks}")
         return "\n".join(lines)
 
 
 UI = KonkanTilesUI()
-__all__ = ["MODES", "UI", "KonkanTilesUI", "tile_label"]
+__all__ = ["MODES", "UI", "KonkanTilesUI", "meld_text", "tile_code", "tile_label"]
