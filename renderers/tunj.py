@@ -92,16 +92,35 @@ def rule_codes(reasons: list[str]) -> list[str]:
     return list(dict.fromkeys(rule_code(str(reason)) for reason in reasons))
 
 
-def _shown_move(move: str) -> str:
-    """A move inside a sentence: its notation kept as one left-to-right unit in an Arabic line."""
-    return ltr(short_move(move))
+# Piles a move names by a letter the board does not show (it shows H1-H8 and F1-F8): their words, as the strips
+# label them. The other moves are words of their own (engine notation such as "turn" means nothing to a player).
+_PILE_WORDS = {"R": "tunj.reserve", "T": "tunj.turned", "OR": "tunj.their_reserve", "OW": "tunj.their_waste"}
+_MOVE_WORDS = {"turn": "tunj.mv.turn", "tunj": "tunj.mv.tunj", "expire": "tunj.mv.expire"}
 
 
-def short_move(move: str) -> str:
-    """`move H3:2 H7` -> `H3:2 → H7`; other moves unchanged (turn, tunj, expire)."""
+def _shown_move(move: str, ctx: RenderContext) -> str:
+    """A move inside a sentence, in the reader's words: a pile move kept as one left-to-right unit in an Arabic
+    line (its arrow points the way the board reads), turning a card, a call and a closed window in words."""
+    words = move.split()
+    if len(words) == 1 and words[0] in _MOVE_WORDS:
+        return ctx.t(_MOVE_WORDS[words[0]])
+    return ltr(short_move(move, ctx))
+
+
+def _pile_words(pile: str, ctx: RenderContext) -> str:
+    """A move's pile as the board names it: H3, F5, "Reserve", "H3 ×2" for a run of two."""
+    base, _, run = pile.partition(":")
+    shown = ctx.t(_PILE_WORDS[base]) if base in _PILE_WORDS else base
+    return f"{shown} ×{run}" if run else shown
+
+
+def short_move(move: str, ctx: RenderContext | None = None) -> str:
+    """`move H3:2 H7` -> `H3 ×2 → H7`, `move T F1` -> `Turned → F1` (in `ctx`'s language, English without one);
+    other moves unchanged (turn, tunj, expire: see `_shown_move`)."""
     words = move.split()
     if len(words) == 3 and words[0] == "move":
-        return f"{words[1]} → {words[2]}"
+        ctx = ctx or RenderContext(lang="en")
+        return f"{_pile_words(words[1], ctx)} → {_pile_words(words[2], ctx)}"
     return move
 
 
@@ -210,21 +229,24 @@ class _Board(Sheet):
                                                raqm=ctx.raqm, rtl=ctx.rtl), 19, DARK, bold=True)
             self.centre(WIDTH / 2, y + 44, self._result_line(), 14, DARK)
             return y + BANNER_H
-        claim = self.claim or {}
-        offender, caller = int(claim.get("by") or 0), int(claim.get("caller") or 0)
         self.draw.rounded_rectangle((PAD / 2, y + 4, WIDTH - PAD / 2, y + BANNER_H - 6), radius=10, fill=CLAIM_TINT,
                                     outline=CLAIM, width=3)
-        lines = [
-            (ctx.t("tunj.claim", name=ctx.name(offender), move=_shown_move(str(claim.get("attempt") or ""))), 18,
-             INK),
-            ("; ".join(ctx.t(f"tunj.rule.{code}") for code in rule_codes(claim.get("broke") or [])), 14, INK),
-            (ctx.t("tunj.you_may_call") if self.rack and caller == self.me
-             else ctx.t("tunj.may_call", name=ctx.name(caller)), 14, TURN),
-        ]
+        lines = zip(self.claim_lines(), (18, 14, 14), (INK, INK, TURN), strict=True)
         for number, (line, size, ink) in enumerate(lines):
             shown = fit(line, size, WIDTH - 4 * PAD, bold=True, raqm=ctx.raqm, rtl=ctx.rtl)
             self.centre(WIDTH / 2, y + 20 + 21 * number, shown, size, ink, bold=True)
         return y + BANNER_H
+
+    def claim_lines(self) -> list[str]:
+        """The open claim's banner: who attempted what, the rules it broke, who may call."""
+        ctx, claim = self.ctx, self.claim or {}
+        offender, caller = int(claim.get("by") or 0), int(claim.get("caller") or 0)
+        return [
+            ctx.t("tunj.claim", name=ctx.name(offender), move=_shown_move(str(claim.get("attempt") or ""), ctx)),
+            "; ".join(ctx.t(f"tunj.rule.{code}") for code in rule_codes(claim.get("broke") or [])),
+            ctx.t("tunj.you_may_call") if self.rack and caller == self.me
+            else ctx.t("tunj.may_call", name=ctx.name(caller)),
+        ]
 
     def _winner_line(self) -> str:
         ctx = self.ctx
@@ -348,16 +370,16 @@ class _Board(Sheet):
         events = {event.get("type"): event for event in self.view.get("events") or [] if isinstance(event, dict)}
         if move == "tunj":
             called = events.get("called") or {}
-            return ctx.t("tunj.last_called", name=name, move=_shown_move(str(called.get("attempt") or "")))
+            return ctx.t("tunj.last_called", name=name, move=_shown_move(str(called.get("attempt") or ""), ctx))
         if move == "expire":
             expired = events.get("expired") or {}
-            return ctx.t("tunj.last_expired", move=_shown_move(str(expired.get("attempt") or "")))
+            return ctx.t("tunj.last_expired", move=_shown_move(str(expired.get("attempt") or ""), ctx))
         if "claim" in events:
-            return ctx.t("tunj.last_attempt", name=name, move=_shown_move(move))
+            return ctx.t("tunj.last_attempt", name=name, move=_shown_move(move, ctx))
         if move == "turn":
             text = ctx.t("tunj.last_turn", name=name)
         else:
-            text = ctx.t("tunj.last_move", name=name, move=_shown_move(move))
+            text = ctx.t("tunj.last_move", name=name, move=_shown_move(move, ctx))
         if "to_waste" in events:
             text += " · " + ctx.t("tunj.last_wasted")
         return text
