@@ -23,6 +23,7 @@ from renderers.context import RenderContext
 from renderers.layout import Sides, flow
 from renderers.text import draw_text, fit, ltr, text_width
 from renderers.widgets import (
+    SMALL_CARD_H,
     CardRack,
     Sheet,
     end_pill,
@@ -37,7 +38,7 @@ FELT = (30, 84, 62)
 PANEL = (40, 104, 78)
 PANEL_TURN = (58, 126, 96)
 INK = (246, 244, 236)
-MUTED = (176, 210, 190)
+MUTED = (214, 234, 222)  # secondary text, still light enough to read at phone size
 DARK = (34, 30, 24)
 TURN = (250, 198, 70)
 WIN = (255, 214, 90)
@@ -57,7 +58,6 @@ MELD_STEP = 17
 MELD_CELL_MIN_W = 96
 MELD_CELL_H = 20 + MELD_CARD_H + 18
 MELD_GAP = 8
-SMALL_CARD_H = 40
 
 
 def _plain(code: str) -> str:
@@ -224,11 +224,11 @@ class _Table(Sheet):
         cw = card_base.card_width(PILE_CARD_H)
         top = y + 26
         shuffles = ctx.t("konkan.reshuffles", n=view.get("reshuffles_left", 0))
-        gap = max(60, text_width(shuffles, 14, raqm=ctx.raqm, rtl=ctx.rtl) - cw + 30)
+        gap = max(60, text_width(shuffles, 16, raqm=ctx.raqm, rtl=ctx.rtl) - cw + 30)
         pile_x = round(self.s.left(PAD + 10 + gap + cw, cw))
         self.stock(PAD + 10, y + 13, top, ctx.t("konkan.stock"), int(view.get("stock_size", 0)),
                    card_base.back(PILE_CARD_H, "french"), PILE_CARD_H, MUTED)
-        self.text(PAD + 10, top + PILE_CARD_H + 14, shuffles, 14, INK)
+        self.text(PAD + 10, top + PILE_CARD_H + 14, shuffles, 16, INK)
         top_card = view.get("discard_top")
         self.discard(pile_x, y + 13, top, ctx.t("konkan.pile"),
                      cards_french.face(_plain(top_card), PILE_CARD_H, False) if top_card else None, PILE_CARD_H,
@@ -271,8 +271,8 @@ class _Table(Sheet):
         count = ctx.t("konkan.cards", n=sizes[seat] if seat < len(sizes) else "?")
         if view.get("dealer") == seat:
             count += f" · {ctx.t('konkan.dealer')}"
-        self.text(offset, mid, count, 15, MUTED)
-        offset += text_width(count, 15, raqm=ctx.raqm, rtl=ctx.rtl) + 14
+        self.text(offset, mid, count, 17, MUTED)
+        offset += text_width(count, 17, raqm=ctx.raqm, rtl=ctx.rtl) + 14
         label, fill, ink = _status(view, seat, ctx)
         start_pill(self.draw, self.s, offset, mid, label, 14, fill, ink, ctx)
         scores = view.get("scores") or []
@@ -280,7 +280,7 @@ class _Table(Sheet):
         self.text(TABLE_W - PAD, mid, str(score), 20, INK, anchor="rm", bold=True, rtl=False)
         top = y + 40
         if not self.cells[seat]:
-            self.text(PAD + 12, top + 10, ctx.t("konkan.no_melds"), 15, MUTED)
+            self.text(PAD + 12, top + 10, ctx.t("konkan.no_melds"), 17, MUTED)
         for meld, row, start, width in self.cells[seat]:
             self._meld(meld, start, width, top + row * (MELD_CELL_H + MELD_GAP))
         return y + h + 10
@@ -291,9 +291,9 @@ class _Table(Sheet):
         self.draw.rounded_rectangle(box, radius=8, fill=FELT)
         left = box[0] + 6
         cards = list(meld.get("cards") or [])
-        draw_text(self.draw, (left, top + 11), f"#{meld.get('number')}", 15, TURN, anchor="lm", bold=True,
+        draw_text(self.draw, (left, top + 11), f"#{meld.get('number')}", 17, TURN, anchor="lm", bold=True,
                   raqm=ctx.raqm)
-        draw_text(self.draw, (left + 34, top + 11), f"({len(cards)})", 13, MUTED, anchor="lm", raqm=ctx.raqm)
+        draw_text(self.draw, (left + 36, top + 11), f"({len(cards)})", 15, MUTED, anchor="lm", raqm=ctx.raqm)
         cw = card_base.card_width(MELD_CARD_H)
         step = min(MELD_STEP, (width - 12 - cw) / (len(cards) - 1)) if len(cards) > 1 else 0
         for i, code in enumerate(cards):
