@@ -27,7 +27,7 @@ FELT = (24, 78, 60)
 PANEL = (33, 100, 77)
 BOARD = (28, 90, 69)
 INK = (246, 244, 236)
-MUTED = (176, 208, 190)
+MUTED = (212, 232, 220)  # secondary text, still light enough to read at phone size
 DARK = (34, 30, 24)
 TURN = (250, 198, 70)
 WIN = (255, 214, 90)
@@ -218,7 +218,7 @@ class _Board(Sheet):
         if self.rack and not self.over and self.to_move == self.me:
             end_pill(self.draw, self.s, PAD, y + HEADER_H / 2, ctx.t("your_turn"), 16, TURN, DARK, ctx, 20)
         else:
-            self.text(WIDTH - PAD, y + HEADER_H / 2, goal, 16, MUTED, anchor="rm")
+            self.text(WIDTH - PAD, y + HEADER_H / 2, goal, 17, MUTED, anchor="rm")
         return y + HEADER_H
 
     def banner(self, y: int) -> int:
@@ -273,12 +273,12 @@ class _Board(Sheet):
         self.text(PAD + 10, y + 26, fit(name, 19, name_w - 10, bold=True, raqm=ctx.raqm, rtl=ctx.rtl), 19,
                   TURN if turn else INK, bold=True)
         scores, burdens = view.get("scores") or [0, 0], view.get("burdens") or [0, 0]
-        self.text(PAD + 10, y + 54, ctx.t("tunj.score_burden", score=scores[seat], burden=burdens[seat]), 15, MUTED)
+        self.text(PAD + 10, y + 54, ctx.t("tunj.score_burden", score=scores[seat], burden=burdens[seat]), 17, MUTED)
         if not (turn and not self.rack):
             houses = "H1–H4" if seat == 0 else "H5–H8"
-            self.text(PAD + 10, y + 80, ctx.t("tunj.houses_of", houses=ltr(houses)), 14, MUTED)
+            self.text(PAD + 10, y + 81, ctx.t("tunj.houses_of", houses=ltr(houses)), 16, MUTED)
         if turn and not self.rack:
-            self.text(PAD + 10, y + 80, ctx.t("tunj.to_play"), 14, TURN, bold=True)
+            self.text(PAD + 10, y + 81, ctx.t("tunj.to_play"), 16, TURN, bold=True)
 
         reserve = (view.get("reserves") or [{}, {}])[seat] or {}
         hands, wastes = view.get("hand_sizes") or [0, 0], view.get("waste_sizes") or [0, 0]
@@ -299,7 +299,8 @@ class _Board(Sheet):
                     self.emphasis(pile, (x, top, x + CW, top + CARD_H))
                 else:
                     self.slot(x, top)
-                self.centre(x + CW / 2, top + CARD_H + 16, label, 13, INK if card else MUTED, bold=bool(card))
+                self.centre(x + CW / 2, top + CARD_H + 16, self._slot_label(label), 15, INK if card else MUTED,
+                            bold=True)
                 continue
             if kind == "R" and count:
                 if count > 1:
@@ -312,8 +313,12 @@ class _Board(Sheet):
             else:
                 self.slot(x, top)
             self.emphasis(pile, (x, top, x + CW + (3 if kind == "R" and count > 1 else 0), top + CARD_H))
-            self.centre(x + CW / 2, top + CARD_H + 16, label, 13, INK if mine else MUTED, bold=mine)
+            self.centre(x + CW / 2, top + CARD_H + 16, self._slot_label(label), 15, INK if mine else MUTED, bold=True)
         return y + STRIP_H
+
+    def _slot_label(self, label: str) -> str:
+        """A pile's label under it, cut to its slot (labels are drawn bold, to stay readable at phone size)."""
+        return fit(label, 15, SLOT_W - 4, bold=True, raqm=self.ctx.raqm, rtl=self.ctx.rtl)
 
     def board(self, y: int) -> int:
         view = self.view
@@ -388,8 +393,8 @@ class _Board(Sheet):
         text = self._last_text()
         if not text:
             return y
-        shown = fit(f"{self.ctx.t('last_move')}: {text}", 15, WIDTH - 3 * PAD, raqm=self.ctx.raqm, rtl=self.ctx.rtl)
-        self.text(PAD, y + LAST_H / 2, shown, 15, MUTED)
+        shown = fit(f"{self.ctx.t('last_move')}: {text}", 17, WIDTH - 3 * PAD, raqm=self.ctx.raqm, rtl=self.ctx.rtl)
+        self.text(PAD, y + LAST_H / 2, shown, 17, MUTED)
         return y + LAST_H
 
 
