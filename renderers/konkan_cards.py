@@ -274,7 +274,7 @@ class _Table(Sheet):
         self.text(offset, mid, count, 17, MUTED)
         offset += text_width(count, 17, raqm=ctx.raqm, rtl=ctx.rtl) + 14
         label, fill, ink = _status(view, seat, ctx)
-        start_pill(self.draw, self.s, offset, mid, label, 14, fill, ink, ctx)
+        start_pill(self.draw, self.s, offset, mid, label, 15, fill, ink, ctx)
         scores = view.get("scores") or []
         score = scores[seat] if seat < len(scores) else 0
         self.text(TABLE_W - PAD, mid, str(score), 20, INK, anchor="rm", bold=True, rtl=False)
@@ -301,7 +301,7 @@ class _Table(Sheet):
             x = round(left + i * step)
             self.image.paste(face, (x, round(top + 22)), face)
             if code.startswith("X:"):
-                draw_text(self.draw, (x + 8, top + 22 + MELD_CARD_H + 8), f"={_card_text(code[2:])}", 12, WIN,
+                draw_text(self.draw, (x + 8, top + 22 + MELD_CARD_H + 8), f"={_card_text(code[2:])}", 15, WIN,
                           anchor="lm", bold=True, raqm=ctx.raqm)
 
     def footer(self, y: int) -> int:

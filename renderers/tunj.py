@@ -346,7 +346,7 @@ class _Board(Sheet):
         """A house's name on its badge, left of its fan."""
         mid = card_y + CARD_H / 2
         self.draw.rounded_rectangle((label_x, mid - 13, label_x + LABEL_W, mid + 13), radius=7, fill=fill)
-        self.centre(label_x + LABEL_W / 2, mid, name, 14, ink, bold=True)
+        self.centre(label_x + LABEL_W / 2, mid, name, 16, ink, bold=True)
 
     def _house(self, name: str, pile: list[str], label_x: int, fan_x: int, card_y: int) -> None:
         marked = name in self.marks
@@ -416,7 +416,7 @@ def _board_layer(raqm: bool | None, rtl: bool) -> Image.Image:
         for label_x, number in ((_LEFT_LABEL, row + 1), (_RIGHT_LABEL, row + 5)):
             layer.badge(f"H{number}", label_x, top + 16, INK, DARK)
         for column, number in ((0, row + 1), (1, row + 5)):
-            layer.centre(_FOUND_X + column * (CW + _FOUND_GAP) + CW / 2, top + 6, f"F{number}", 13, INK, bold=True)
+            layer.centre(_FOUND_X + column * (CW + _FOUND_GAP) + CW / 2, top + 6, f"F{number}", 15, INK, bold=True)
     return layer.image
 
 
