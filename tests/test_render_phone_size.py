@@ -167,6 +167,38 @@ def test_few_canasta_melds_fill_their_panel(monkeypatch):
     assert set(heights) == {canasta.MELD_CARD_H}
 
 
+def test_few_konkan_melds_fill_their_panel(monkeypatch):
+    """The same for Konkan with cards: a seat's two melds at 84 px, a seat's many melds at the smallest size."""
+    from renderers import cards_french, konkan_cards
+
+    heights: list[int] = []
+    real_face, real_meld = cards_french.face, konkan_cards._Table._meld
+    inside: list[bool] = []
+
+    def face(code: str, height: int, chosen: bool = False) -> Any:
+        if inside:
+            heights.append(height)
+        return real_face(code, height, chosen)
+
+    def meld(*args: Any, **kwargs: Any) -> None:
+        inside.append(True)
+        try:
+            real_meld(*args, **kwargs)
+        finally:
+            inside.pop()
+
+    monkeypatch.setattr(konkan_cards.cards_french, "face", face)
+    monkeypatch.setattr(konkan_cards._Table, "_meld", meld)
+    base = konkan_cards.sample_views()[0]
+    few = [{"number": 1, "seat": 1, "cards": ["3H", "4H", "5H"]}, {"number": 2, "seat": 1, "cards": ["KS", "KH", "KD"]}]
+    konkan_cards.render_table(dict(base, melds=few), RenderContext(lang="en"))
+    assert heights and min(heights) >= 84
+    heights.clear()
+    many = [{"number": n, "seat": 1, "cards": ["3H", "4H", "5H", "6H", "7H", "8H"]} for n in range(1, 10)]
+    konkan_cards.render_table(dict(base, melds=many), RenderContext(lang="en"))
+    assert set(heights) == {konkan_cards.MELD_CARD_H}
+
+
 @pytest.mark.parametrize("lang", ["ar", "en"])
 def test_score_sheet_side_names_do_not_run_into_each_other(lang, monkeypatch):
     """A four-player sheet ran "Bot 2 (normBot 3 (norm…" together: no two texts of a row overlap."""
