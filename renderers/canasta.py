@@ -20,13 +20,13 @@ from renderers import card_base, cards_french, palette
 from renderers.context import RenderContext
 from renderers.layout import Sides, flow
 from renderers.text import draw_text, fit, ltr, text_width
-from renderers.widgets import CardRack, Sheet, faces_or_codes, last_move_of, pack_cells, pill, rack_title
+from renderers.widgets import SMALL_CARD_H, CardRack, Sheet, faces_or_codes, last_move_of, pack_cells, pill, rack_title
 
 FELT = (24, 70, 96)
 PANEL = (33, 90, 120)
 PANEL_TURN = (52, 110, 140)
 INK = (246, 244, 236)
-MUTED = (170, 200, 216)
+MUTED = (210, 228, 238)  # secondary text, still light enough to read at phone size
 DARK = (34, 30, 24)
 TURN = (250, 198, 70)
 WIN = (255, 214, 90)
@@ -42,12 +42,15 @@ RACK_PER_ROW = 12
 RACK_MIN_W = 520
 TABLE_W = 720
 PILE_CARD_H = 84
-MELD_CARD_H = 60
-MELD_STEP = 16  # the visible strip of each card under the next in a meld's fan
+MELD_CARD_H = 60  # the smallest meld cards; a side with few melds draws them larger (MELD_HEIGHTS)
+MELD_STEP = 16  # the visible strip of each card under the next in a meld's fan, at MELD_CARD_H
 MELD_CELL_MIN_W = 92
-MELD_CELL_H = 20 + MELD_CARD_H + 8
 MELD_GAP = 8
-SMALL_CARD_H = 40
+# Meld card heights, largest first: each side's melds are drawn at the largest that needs no more rows than the
+# smallest does, so two or three melds fill their panel instead of sitting small beside empty felt (most people see
+# the picture about 400 px wide, where 60 px cards are 33 px).
+MELD_HEIGHTS = (96, 84, 72, MELD_CARD_H)
+MELD_HEAD_SIZE = 16
 
 
 def _canasta_name(ctx: RenderContext) -> str:
@@ -159,14 +162,36 @@ def render_rack(view: dict[str, Any], ctx: RenderContext) -> Image.Image:
 # ---- table -------------------------------------------------------------------------------------------------
 
 
-def _cell_width(meld: dict[str, Any], ctx: RenderContext) -> int:
+def _cell_width(meld: dict[str, Any], ctx: RenderContext, height: int = MELD_CARD_H) -> int:
     """A fan as wide as its cards; a completed canasta is one squared-up pile with its count and kind."""
-    cw = card_base.card_width(MELD_CARD_H)
+    cw = card_base.card_width(height)
+    least = round(MELD_CELL_MIN_W * height / MELD_CARD_H)
     kind = meld.get("canasta")
     if kind:
-        label = text_width(ctx.t(f"canasta.{kind}"), 12, bold=True, raqm=ctx.raqm, rtl=ctx.rtl)
-        return round(max(MELD_CELL_MIN_W, 12 + cw + 12 + label + 12 + 6))
-    return max(MELD_CELL_MIN_W, 12 + cw + (len(meld.get("cards") or []) - 1) * MELD_STEP)
+        label = text_width(ctx.t(f"canasta.{kind}"), 14, bold=True, raqm=ctx.raqm, rtl=ctx.rtl)
+        return round(max(least, 12 + cw + 12 + label + 12 + 6))
+    return max(least, 12 + cw + round((len(meld.get("cards") or []) - 1) * MELD_STEP * height / MELD_CARD_H))
+
+
+def _cell_h(height: int) -> int:
+    return 22 + height + 8
+
+
+def _packed(melds: list[dict[str, Any]], ctx: RenderContext) -> tuple[int, list[tuple[Any, int, int, int]]]:
+    """A side's meld card height (the largest of MELD_HEIGHTS needing no more rows than the smallest) and its
+    cells packed into rows at that height."""
+    def pack(height: int) -> list[tuple[Any, int, int, int]]:
+        return pack_cells(melds, lambda m: _cell_width(m, ctx, height), PAD, TABLE_W, MELD_GAP)
+
+    def rows(cells: list[tuple[Any, int, int, int]]) -> int:
+        return cells[-1][1] + 1 if cells else 0
+
+    smallest = pack(MELD_CARD_H)
+    for height in MELD_HEIGHTS[:-1]:
+        cells = pack(height)
+        if rows(cells) <= rows(smallest):
+            return height, cells
+    return MELD_CARD_H, smallest
 
 
 def _winner_text(view: dict[str, Any], ctx: RenderContext) -> str:
@@ -211,7 +236,9 @@ class _Table(Sheet):
         self.melds = [[m for m in view.get("melds") or [] if m.get("team") == side] for side in range(len(self.sides))]
         for melds in self.melds:
             melds.sort(key=lambda m: "3456789TJQKA".find(m.get("rank", "")))
-        self.cells = [pack_cells(melds, lambda m: _cell_width(m, ctx), PAD, TABLE_W, MELD_GAP) for melds in self.melds]
+        packed = [_packed(melds, ctx) for melds in self.melds]
+        self.meld_h = [height for height, _ in packed]
+        self.cells = [cells for _, cells in packed]
         self.last = last_move_of(view)
         height = 48 + (46 if view.get("over") else 0) + self._pile_h() + 10
         height += sum(self._side_h(side) + 10 for side in range(len(self.sides)))
@@ -224,7 +251,7 @@ class _Table(Sheet):
     def _side_h(self, side: int) -> int:
         cells = self.cells[side]
         rows = cells[-1][1] + 1 if cells else 0
-        return 36 + SMALL_CARD_H + 8 + (rows * (MELD_CELL_H + MELD_GAP) if rows else 30)
+        return 36 + SMALL_CARD_H + 8 + (rows * (_cell_h(self.meld_h[side]) + MELD_GAP) if rows else 30)
 
     def header(self, y: int) -> int:
         view, ctx = self.view, self.ctx
@@ -241,7 +268,10 @@ class _Table(Sheet):
         self.panel(y, h, PANEL, PAD)
         cw = card_base.card_width(PILE_CARD_H)
         top = y + 26
-        pile_x = round(self.s.left(PAD + 40 + cw, cw))
+        stock_label = f"{ctx.t('stock')}: {int(view.get('stock_size', 0))}"
+        overhang = max(0, (text_width(ctx.t("canasta.pile"), 17, bold=True, raqm=ctx.raqm, rtl=ctx.rtl) - cw) / 2)
+        gap = max(30, text_width(stock_label, 17, bold=True, raqm=ctx.raqm, rtl=ctx.rtl) - cw + 24 + overhang)
+        pile_x = round(self.s.left(PAD + 10 + gap + cw, cw))
         self.stock(PAD + 10, y + 13, top, ctx.t("stock"), int(view.get("stock_size", 0)),
                    card_base.back(PILE_CARD_H, "french"), PILE_CARD_H, MUTED)
         top_card = view.get("discard_top")
@@ -309,69 +339,70 @@ class _Table(Sheet):
         status = ctx.t("canasta.opened") if opened else ctx.t("canasta.needs", n=need)
         canastas = sum(1 for m in self.melds[side] if m.get("canasta"))
         status += f" · {ctx.t('canasta.canastas', n=canastas, need=view.get('canastas_needed', 1))}"
-        self.text(TABLE_W - PAD - 130, mid, fit(status, 14, 220, raqm=ctx.raqm, rtl=ctx.rtl), 14, MUTED,
+        self.text(TABLE_W - PAD - 130, mid, fit(status, 16, 230, raqm=ctx.raqm, rtl=ctx.rtl), 16, MUTED,
                   anchor="rm")
         # red 3s and cards in hand
         row = y + 36 + SMALL_CARD_H / 2
         hands = view.get("hand_sizes") or []
         counts = " · ".join(
-            f"{fit(ctx.name(s), 15, 150, raqm=ctx.raqm, rtl=ctx.rtl)} {hands[s] if s < len(hands) else '?'}"
+            f"{fit(ctx.name(s), 17, 150, raqm=ctx.raqm, rtl=ctx.rtl)} {hands[s] if s < len(hands) else '?'}"
             for s in seats
         )
         line = f"{ctx.t('canasta.in_hand')}: {counts}"
-        self.text(PAD + 8, row, line, 15, INK)
-        offset = PAD + 8 + text_width(line, 15, raqm=ctx.raqm, rtl=ctx.rtl) + 6
+        self.text(PAD + 8, row, line, 17, INK)
+        offset = PAD + 8 + text_width(line, 17, raqm=ctx.raqm, rtl=ctx.rtl) + 6
         reds = list((view.get("team_red3s") or [[], []])[side])
         if reds:
             items: list[str | Image.Image] = [f"  {ctx.t('canasta.red3s')}:"]
             items += [cards_french.face(code, SMALL_CARD_H, False) for code in reds]
-            flow(self.image, self.draw, self.s, offset, row, items, 15, INK, gap=4, raqm=ctx.raqm)
+            flow(self.image, self.draw, self.s, offset, row, items, 17, INK, gap=4, raqm=ctx.raqm)
         top = y + 36 + SMALL_CARD_H + 8
         if not self.melds[side]:
-            self.text(PAD + 12, top + 12, ctx.t("canasta.no_melds"), 16, MUTED)
+            self.text(PAD + 12, top + 12, ctx.t("canasta.no_melds"), 17, MUTED)
+        height = self.meld_h[side]
         for meld, row, offset, width in self.cells[side]:
-            self._meld(meld, offset, width, top + row * (MELD_CELL_H + MELD_GAP))
+            self._meld(meld, offset, width, top + row * (_cell_h(height) + MELD_GAP), height)
         return y + h + 10
 
-    def _meld(self, meld: dict[str, Any], offset: float, width: float, top: float) -> None:
+    def _meld(self, meld: dict[str, Any], offset: float, width: float, top: float, height: int) -> None:
         ctx = self.ctx
-        box = self.s.box(offset, width, top, top + MELD_CELL_H)
+        box = self.s.box(offset, width, top, top + _cell_h(height))
         kind = meld.get("canasta")
         ring = {"natural": NATURAL, "mixed": MIXED}.get(kind or "")
         self.draw.rounded_rectangle(box, radius=8, fill=FELT, outline=ring, width=3 if ring else 0)
         left = box[0] + 6
         cards = list(meld.get("cards") or [])
         head = f"#{meld.get('number')} · {_rank_text(meld.get('rank', '?'))} ({len(cards)})"
-        draw_text(self.draw, (left, top + 11), head, 14, INK, anchor="lm", bold=True, raqm=ctx.raqm)
+        draw_text(self.draw, (left, top + 12), head, MELD_HEAD_SIZE, INK, anchor="lm", bold=True, raqm=ctx.raqm)
         if ring:
             label = ctx.t(f"canasta.{kind}")
-            w = text_width(label, 12, bold=True, raqm=ctx.raqm, rtl=ctx.rtl) + 12
-            low = top + 22 + MELD_CARD_H - 12
-            self.draw.rounded_rectangle((box[2] - w - 6, low - 8, box[2] - 6, low + 8), radius=7, fill=ring)
-            draw_text(self.draw, (box[2] - 6 - w / 2, low), label, 12, INK, anchor="mm", bold=True,
+            w = text_width(label, 14, bold=True, raqm=ctx.raqm, rtl=ctx.rtl) + 12
+            low = top + 24 + height - 12
+            self.draw.rounded_rectangle((box[2] - w - 6, low - 9, box[2] - 6, low + 9), radius=8, fill=ring)
+            draw_text(self.draw, (box[2] - 6 - w / 2, low), label, 14, INK, anchor="mm", bold=True,
                       raqm=ctx.raqm, rtl=ctx.rtl)
         if kind:
             # a completed canasta is squared up under a natural card of its rank (a mixed one is told by its ring
             # and label, not by a wild on top, which would read as a canasta of 2s)
             shown = [next((c for c in cards if c != "X" and not c.startswith("2")), cards[0])]
-            under = card_base.back(MELD_CARD_H, "french")
-            self.image.paste(under, (round(left + 4), round(top + 20)), under)
-            face = cards_french.face(shown[0], MELD_CARD_H, False)
-            self.image.paste(face, (round(left), round(top + 22)), face)
-            draw_text(self.draw, (left + card_base.card_width(MELD_CARD_H) + 12, top + 22 + MELD_CARD_H / 3),
-                      f"× {len(cards)}", 20, INK, anchor="lm", bold=True, raqm=ctx.raqm)
+            under = card_base.back(height, "french")
+            self.image.paste(under, (round(left + 4), round(top + 22)), under)
+            face = cards_french.face(shown[0], height, False)
+            self.image.paste(face, (round(left), round(top + 24)), face)
+            draw_text(self.draw, (left + card_base.card_width(height) + 12, top + 24 + height / 3),
+                      f"× {len(cards)}", 22, INK, anchor="lm", bold=True, raqm=ctx.raqm)
         else:
-            _fan(self.image, cards, left, top + 22, MELD_CARD_H, width - 12)
+            _fan(self.image, cards, left, top + 24, height, width - 12)
 
     def footer(self, y: int) -> int:
         view, ctx = self.view, self.ctx
         last_hand = view.get("last_hand")
         if isinstance(last_hand, dict) and last_hand.get("points"):
             points = last_hand["points"]
-            sides = "  ·  ".join(f"{fit(_side_name(i, self.sides[i], ctx), 15, 220, raqm=ctx.raqm, rtl=ctx.rtl)} "
+            sides = "  ·  ".join(f"{fit(_side_name(i, self.sides[i], ctx), 17, 220, raqm=ctx.raqm, rtl=ctx.rtl)} "
                                  f"{ltr(f'{p:+d}')}" for i, p in enumerate(points[: len(self.sides)]))
             line = f"{ctx.t('canasta.last_hand')}: {sides}"
-            self.text(PAD, y + 14, fit(line, 15, TABLE_W - 2 * PAD, raqm=ctx.raqm, rtl=ctx.rtl), 15, MUTED)
+            self.text(PAD, y + 14, fit(line, 17, TABLE_W - 2 * PAD, raqm=ctx.raqm, rtl=ctx.rtl), 17, MUTED)
             y += 30
         if self.last:
             y = self.last_move(y, PAD + 4, _last_move_items(self.last, ctx), SMALL_CARD_H, MUTED, INK)

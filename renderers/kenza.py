@@ -16,13 +16,13 @@ from PIL import Image, ImageDraw
 from renderers import card_base, cards_spanish, palette
 from renderers.context import RenderContext
 from renderers.layout import Sides, flow
-from renderers.text import draw_text, fit, ltr
-from renderers.widgets import Sheet, last_move_of, number_badge, rack_title
+from renderers.text import draw_text, fit, ltr, text_width
+from renderers.widgets import LAST_MOVE_SIZE, Sheet, fanned, last_move_of, number_badge, rack_title
 
 FELT = (22, 82, 58)
 PANEL = (31, 102, 74)
 INK = (246, 244, 236)
-MUTED = (176, 208, 190)
+MUTED = (214, 234, 222)  # secondary text, still light enough to read at phone size
 DARK = (34, 30, 24)
 TURN = (250, 198, 70)
 WIN = (255, 214, 90)
@@ -30,7 +30,7 @@ SIDE_COLOURS = ((240, 138, 66), (86, 168, 240), (206, 120, 224), (120, 214, 120)
 
 RACK_CARD_H = 150
 TABLE_CARD_H = 96
-MOVE_CARD_H = 46
+MOVE_CARD_H = 66  # the last move's cards: about 40 px high in a picture seen 400 px wide
 PAD = 16
 TABLE_WIDTH = 640
 
@@ -168,7 +168,7 @@ class _Table(Sheet):
     def table(self, y: int) -> int:
         ctx, height = self.ctx, self._table_h()
         self.panel(y, height, PANEL, PAD)
-        self.text(PAD, y + 15, f"{ctx.t('table')} · {len(self.cards)}", 16, MUTED, bold=True)
+        self.text(PAD, y + 15, f"{ctx.t('table')} · {len(self.cards)}", 17, MUTED, bold=True)
         top = y + 30
         # stock at the end edge, the cards from the other edge, always left to right
         stock_left = TABLE_WIDTH - PAD - self.cw - PAD if not self.s.rtl else PAD + PAD
@@ -177,7 +177,7 @@ class _Table(Sheet):
         self.pile(stock_left, top, card_base.back(TABLE_CARD_H, "spanish") if stock else None, self.cw, TABLE_CARD_H,
                   MUTED)
         draw_text(self.draw, (stock_left + self.cw / 2, top + TABLE_CARD_H + 14), f"{ctx.t('stock')}: {stock}",
-                  14, INK, anchor="mm", raqm=ctx.raqm, rtl=ctx.rtl)
+                  16, INK, anchor="mm", raqm=ctx.raqm, rtl=ctx.rtl)
         if not self.cards:
             grid_w = TABLE_WIDTH - self.stock_w - 3 * PAD
             draw_text(self.draw, (grid_left + grid_w / 2, top + TABLE_CARD_H / 2), ctx.t("table_empty"), 18,
@@ -199,9 +199,9 @@ class _Table(Sheet):
         self.panel(y, self._players_h(), PANEL, PAD)
         cols = {"hand": 355, "captured": 455, "sweeps": 555}
         head = y + 15
-        self.text(PAD + 24, head, ctx.t("col.player"), 14, MUTED, bold=True)
+        self.text(PAD + 24, head, ctx.t("col.player"), 16, MUTED, bold=True)
         for key, at in cols.items():
-            self.text(at, head, ctx.t(f"col.{key}"), 14, MUTED, anchor="mm", bold=True)
+            self.text(at, head, ctx.t(f"col.{key}"), 16, MUTED, anchor="mm", bold=True)
         hands, captured = view.get("hand_sizes") or [], view.get("captured_counts") or []
         sweeps = view.get("sweeps") or []
         to_move = None if view.get("over") else view.get("to_move")
@@ -232,7 +232,7 @@ class _Table(Sheet):
         view, ctx = self.view, self.ctx
         self.panel(y, self._scores_h(), PANEL, PAD)
         target = int(view.get("target") or 0)
-        self.text(PAD + 8, y + 15, ctx.t("scores"), 14, MUTED, bold=True)
+        self.text(PAD + 8, y + 15, ctx.t("scores"), 16, MUTED, bold=True)
         scores = view.get("scores") or []
         teams = bool(view.get("teams"))
         bar_at, bar_len = 300, 210
@@ -256,20 +256,23 @@ class _Table(Sheet):
         ctx = self.ctx
         seat = int(self.last.get("seat", 0))
         mid = y + (MOVE_CARD_H + 12) / 2
-        offset = flow(self.image, self.draw, self.s, PAD + 8, mid, [f"{ctx.t('last_move')}:"], 15, MUTED,
+        size = LAST_MOVE_SIZE
+        offset = flow(self.image, self.draw, self.s, PAD + 8, mid, [f"{ctx.t('last_move')}:"], size, MUTED,
                       raqm=ctx.raqm)
         parsed = _parse_move(str(self.last["move"]))
         name = ctx.t("played", name=ctx.name(seat))
         if parsed is None:
-            flow(self.image, self.draw, self.s, offset, mid, [f"{ctx.name(seat)}: {ltr(str(self.last['move']))}"], 16,
-                 INK, raqm=ctx.raqm)
+            flow(self.image, self.draw, self.s, offset, mid, [f"{ctx.name(seat)}: {ltr(str(self.last['move']))}"],
+                 size, INK, raqm=ctx.raqm)
             return y + MOVE_CARD_H + 22
         played, taken = parsed
         items: list[str | Image.Image] = [name, cards_spanish.face(played, MOVE_CARD_H, False)]
         if taken:
             items.append(ctx.t("took"))
             items.extend(cards_spanish.face(code, MOVE_CARD_H, False) for code in taken)
-        flow(self.image, self.draw, self.s, offset, mid, items, 16, INK, gap=5, raqm=ctx.raqm)
+        room = TABLE_WIDTH - offset - 8 - sum(text_width(item, size, raqm=ctx.raqm, rtl=ctx.rtl) + 5
+                                             for item in items if isinstance(item, str))
+        flow(self.image, self.draw, self.s, offset, mid, fanned(items, room, 5), size, INK, gap=5, raqm=ctx.raqm)
         return y + MOVE_CARD_H + 22
 
 

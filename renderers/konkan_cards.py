@@ -23,6 +23,7 @@ from renderers.context import RenderContext
 from renderers.layout import Sides, flow
 from renderers.text import draw_text, fit, ltr, text_width
 from renderers.widgets import (
+    SMALL_CARD_H,
     CardRack,
     Sheet,
     end_pill,
@@ -37,7 +38,7 @@ FELT = (30, 84, 62)
 PANEL = (40, 104, 78)
 PANEL_TURN = (58, 126, 96)
 INK = (246, 244, 236)
-MUTED = (176, 210, 190)
+MUTED = (214, 234, 222)  # secondary text, still light enough to read at phone size
 DARK = (34, 30, 24)
 TURN = (250, 198, 70)
 WIN = (255, 214, 90)
@@ -52,12 +53,13 @@ RACK_PER_ROW = 12
 RACK_MIN_W = 560
 TABLE_W = 760
 PILE_CARD_H = 84
-MELD_CARD_H = 60
-MELD_STEP = 17
+MELD_CARD_H = 60  # the smallest meld cards; a seat with few melds draws them larger (MELD_HEIGHTS)
+MELD_STEP = 17  # at MELD_CARD_H
 MELD_CELL_MIN_W = 96
-MELD_CELL_H = 20 + MELD_CARD_H + 18
+# Meld card heights, largest first: a seat's melds are drawn at the largest that needs no more rows than the
+# smallest does (a picture seen 400 px wide shows 60 px cards 32 px high).
+MELD_HEIGHTS = (84, 72, MELD_CARD_H)
 MELD_GAP = 8
-SMALL_CARD_H = 40
 
 
 def _plain(code: str) -> str:
@@ -154,9 +156,29 @@ def render_rack(view: dict[str, Any], ctx: RenderContext) -> Image.Image:
 # ---- table -------------------------------------------------------------------------------------------------
 
 
-def _cell_width(meld: dict[str, Any]) -> int:
-    cw = card_base.card_width(MELD_CARD_H)
-    return max(MELD_CELL_MIN_W, 12 + cw + (len(meld.get("cards") or []) - 1) * MELD_STEP)
+def _cell_width(meld: dict[str, Any], height: int = MELD_CARD_H) -> int:
+    cw = card_base.card_width(height)
+    step = MELD_STEP * height / MELD_CARD_H
+    return round(max(MELD_CELL_MIN_W * height / MELD_CARD_H, 12 + cw + (len(meld.get("cards") or []) - 1) * step))
+
+
+def _cell_h(height: int) -> int:
+    return 20 + height + 18
+
+
+def _packed(melds: list[dict[str, Any]]) -> tuple[int, list[tuple[Any, int, int, int]]]:
+    """A seat's meld card height (the largest of MELD_HEIGHTS needing no more rows than the smallest) and its
+    cells packed into rows at that height."""
+    def pack(height: int) -> list[tuple[Any, int, int, int]]:
+        return pack_cells(melds, lambda meld: _cell_width(meld, height), PAD, TABLE_W, MELD_GAP)
+
+    smallest = pack(MELD_CARD_H)
+    rows = smallest[-1][1] + 1 if smallest else 0
+    for height in MELD_HEIGHTS[:-1]:
+        cells = pack(height)
+        if not cells or cells[-1][1] + 1 <= rows:
+            return height, cells
+    return MELD_CARD_H, smallest
 
 
 def _last_move_items(last: dict[str, Any], ctx: RenderContext) -> list[str | Image.Image]:
@@ -184,8 +206,9 @@ class _Table(Sheet):
         self.view = view
         self.players = int(view.get("players") or len(view.get("hand_sizes") or []) or 2)
         melds = view.get("melds") or []
-        self.cells = [pack_cells([m for m in melds if m.get("seat") == seat], _cell_width, PAD, TABLE_W, MELD_GAP)
-                      for seat in range(self.players)]
+        packed = [_packed([m for m in melds if m.get("seat") == seat]) for seat in range(self.players)]
+        self.meld_h = [height for height, _ in packed]
+        self.cells = [cells for _, cells in packed]
         self.last = last_move_of(view)
         self.summary = view.get("last_round") if isinstance(view.get("last_round"), dict) else None
         height = 48 + (46 if view.get("over") else 0) + self._pile_h() + 10
@@ -200,7 +223,7 @@ class _Table(Sheet):
     def _seat_h(self, seat: int) -> int:
         cells = self.cells[seat]
         rows = cells[-1][1] + 1 if cells else 0
-        return 40 + (rows * (MELD_CELL_H + MELD_GAP) if rows else 26)
+        return 40 + (rows * (_cell_h(self.meld_h[seat]) + MELD_GAP) if rows else 26)
 
     def header(self, y: int) -> int:
         view, ctx = self.view, self.ctx
@@ -224,11 +247,11 @@ class _Table(Sheet):
         cw = card_base.card_width(PILE_CARD_H)
         top = y + 26
         shuffles = ctx.t("konkan.reshuffles", n=view.get("reshuffles_left", 0))
-        gap = max(60, text_width(shuffles, 14, raqm=ctx.raqm, rtl=ctx.rtl) - cw + 30)
+        gap = max(60, text_width(shuffles, 16, raqm=ctx.raqm, rtl=ctx.rtl) - cw + 30)
         pile_x = round(self.s.left(PAD + 10 + gap + cw, cw))
         self.stock(PAD + 10, y + 13, top, ctx.t("konkan.stock"), int(view.get("stock_size", 0)),
                    card_base.back(PILE_CARD_H, "french"), PILE_CARD_H, MUTED)
-        self.text(PAD + 10, top + PILE_CARD_H + 14, shuffles, 14, INK)
+        self.text(PAD + 10, top + PILE_CARD_H + 14, shuffles, 16, INK)
         top_card = view.get("discard_top")
         self.discard(pile_x, y + 13, top, ctx.t("konkan.pile"),
                      cards_french.face(_plain(top_card), PILE_CARD_H, False) if top_card else None, PILE_CARD_H,
@@ -271,37 +294,38 @@ class _Table(Sheet):
         count = ctx.t("konkan.cards", n=sizes[seat] if seat < len(sizes) else "?")
         if view.get("dealer") == seat:
             count += f" · {ctx.t('konkan.dealer')}"
-        self.text(offset, mid, count, 15, MUTED)
-        offset += text_width(count, 15, raqm=ctx.raqm, rtl=ctx.rtl) + 14
+        self.text(offset, mid, count, 17, MUTED)
+        offset += text_width(count, 17, raqm=ctx.raqm, rtl=ctx.rtl) + 14
         label, fill, ink = _status(view, seat, ctx)
-        start_pill(self.draw, self.s, offset, mid, label, 14, fill, ink, ctx)
+        start_pill(self.draw, self.s, offset, mid, label, 15, fill, ink, ctx)
         scores = view.get("scores") or []
         score = scores[seat] if seat < len(scores) else 0
         self.text(TABLE_W - PAD, mid, str(score), 20, INK, anchor="rm", bold=True, rtl=False)
         top = y + 40
         if not self.cells[seat]:
-            self.text(PAD + 12, top + 10, ctx.t("konkan.no_melds"), 15, MUTED)
+            self.text(PAD + 12, top + 10, ctx.t("konkan.no_melds"), 17, MUTED)
+        height = self.meld_h[seat]
         for meld, row, start, width in self.cells[seat]:
-            self._meld(meld, start, width, top + row * (MELD_CELL_H + MELD_GAP))
+            self._meld(meld, start, width, top + row * (_cell_h(height) + MELD_GAP), height)
         return y + h + 10
 
-    def _meld(self, meld: dict[str, Any], offset: float, width: float, top: float) -> None:
+    def _meld(self, meld: dict[str, Any], offset: float, width: float, top: float, height: int) -> None:
         ctx = self.ctx
-        box = self.s.box(offset, width, top, top + MELD_CELL_H)
+        box = self.s.box(offset, width, top, top + _cell_h(height))
         self.draw.rounded_rectangle(box, radius=8, fill=FELT)
         left = box[0] + 6
         cards = list(meld.get("cards") or [])
-        draw_text(self.draw, (left, top + 11), f"#{meld.get('number')}", 15, TURN, anchor="lm", bold=True,
+        draw_text(self.draw, (left, top + 11), f"#{meld.get('number')}", 17, TURN, anchor="lm", bold=True,
                   raqm=ctx.raqm)
-        draw_text(self.draw, (left + 34, top + 11), f"({len(cards)})", 13, MUTED, anchor="lm", raqm=ctx.raqm)
-        cw = card_base.card_width(MELD_CARD_H)
-        step = min(MELD_STEP, (width - 12 - cw) / (len(cards) - 1)) if len(cards) > 1 else 0
+        draw_text(self.draw, (left + 36, top + 11), f"({len(cards)})", 15, MUTED, anchor="lm", raqm=ctx.raqm)
+        cw = card_base.card_width(height)
+        step = min(MELD_STEP * height / MELD_CARD_H, (width - 12 - cw) / (len(cards) - 1)) if len(cards) > 1 else 0
         for i, code in enumerate(cards):
-            face = cards_french.face(_plain(code), MELD_CARD_H, False)
+            face = cards_french.face(_plain(code), height, False)
             x = round(left + i * step)
             self.image.paste(face, (x, round(top + 22)), face)
             if code.startswith("X:"):
-                draw_text(self.draw, (x + 8, top + 22 + MELD_CARD_H + 8), f"={_card_text(code[2:])}", 12, WIN,
+                draw_text(self.draw, (x + 8, top + 22 + height + 8), f"={_card_text(code[2:])}", 15, WIN,
                           anchor="lm", bold=True, raqm=ctx.raqm)
 
     def footer(self, y: int) -> int:

@@ -27,13 +27,13 @@ from renderers.card_base import SCALE
 from renderers.context import RenderContext
 from renderers.layout import Sides
 from renderers.text import draw_text, fit, ltr, text_width
-from renderers.widgets import Sheet, last_move_of, number_badge, pack_cells, rack_title, start_pill
+from renderers.widgets import LAST_MOVE_SIZE, Sheet, last_move_of, number_badge, pack_cells, rack_title, start_pill
 
 FELT = (22, 78, 62)
 PANEL = (30, 98, 80)
 PANEL_TURN = (44, 118, 98)
 INK = (246, 244, 236)
-MUTED = (176, 212, 196)
+MUTED = (214, 236, 226)  # secondary text, still light enough to read at phone size
 DARK = (34, 30, 24)
 TURN = (250, 198, 70)
 WIN = (255, 214, 90)
@@ -53,8 +53,9 @@ RACK_TILE_H = 84
 RACK_PER_ROW = 8
 RACK_MIN_W = 600
 PILE_TILE_H = 70
-MELD_TILE_H = 46
-SMALL_TILE_H = 36
+MELD_TILE_H = 50
+SMALL_TILE_H = 52  # the last move's tiles: about 28 px high in a picture seen 400 px wide
+MELD_HEAD_SIZE = 15
 GROUP_GAP = 16
 
 
@@ -225,7 +226,7 @@ def render_rack(view: dict[str, Any], ctx: RenderContext) -> Image.Image:
     draw.ellipse((cx - r, mid - r, cx + r, mid + r), fill=KONKAN if konkan else COUNTER, outline=INK, width=2)
     draw_text(draw, (cx, mid), str(plan.value), 17, INK, anchor="mm", bold=True, raqm=ctx.raqm)
     label = ctx.t("kt.grouped")
-    draw_text(draw, (sides.x(width - PAD - 2 * r - 8), mid), label, 13, MUTED, anchor=sides.anchor("rm"),
+    draw_text(draw, (sides.x(width - PAD - 2 * r - 8), mid), label, 15, MUTED, anchor=sides.anchor("rm"),
               raqm=ctx.raqm, rtl=ctx.rtl)
     y = title_h + info_h
     if not hand:
@@ -293,18 +294,28 @@ def _meld_width(meld: dict[str, Any]) -> int:
     return 8 + len(meld.get("cards") or []) * (tile_width(MELD_TILE_H) + 2) + 8
 
 
-def _meld_cell_width(meld: dict[str, Any]) -> int:
-    return max(90, _meld_width(meld))
+def _meld_head(meld: dict[str, Any], ctx: RenderContext) -> tuple[str, str, str]:
+    """A meld cell's head line: its number, its owner, its value."""
+    return f"#{meld.get('number')}", ctx.name(meld.get("seat", 0)), str(meld.get("value", ""))
 
 
-MELD_CELL_H = 22 + MELD_TILE_H + 10
+def _meld_cell_width(meld: dict[str, Any], ctx: RenderContext) -> int:
+    """As wide as its tiles, and as its head line with the owner's whole name (a 3-tile cell cut "Bot 2 (n…")."""
+    number, owner, value = _meld_head(meld, ctx)
+    head = sum(text_width(text, MELD_HEAD_SIZE, bold=bold, raqm=ctx.raqm)
+               for text, bold in ((number, True), (owner, False), (value, True)))
+    return round(max(90, _meld_width(meld), head + 40))
+
+
+MELD_CELL_H = 24 + MELD_TILE_H + 10
 
 
 class _Table(Sheet):
     def __init__(self, view: dict[str, Any], ctx: RenderContext):
         self.view = view
         self.players = int(view.get("players", 4))
-        self.cells = pack_cells(list(view.get("melds") or []), _meld_cell_width, PAD, TABLE_W, 8)
+        self.cells = pack_cells(list(view.get("melds") or []), lambda meld: _meld_cell_width(meld, ctx), PAD,
+                                TABLE_W, 8)
         rows = self.cells[-1][1] + 1 if self.cells else 0
         self.melds_h = 34 + (rows * (MELD_CELL_H + 8) if rows else 30)
         self.last = last_move_of(view)
@@ -342,20 +353,20 @@ class _Table(Sheet):
         top = y + 30
         spots = [PAD + 14, PAD + 14 + tw + 60, PAD + 14 + 2 * (tw + 60), PAD + 14 + 3 * (tw + 60)]
         stock = int(view.get("stock_size", 0))
-        self.text(spots[0], y + 14, ctx.t("kt.pile"), 14, MUTED, bold=True)
+        self.text(spots[0], y + 14, ctx.t("kt.pile"), 16, MUTED, bold=True)
         if stock:
             self.paste(_back(PILE_TILE_H), spots[0], top)
-        self.text(spots[0], top + PILE_TILE_H + 16, ctx.t("kt.tiles", n=stock), 14, INK)
-        self.text(spots[0], top + PILE_TILE_H + 36, ctx.t("kt.reshuffles", n=view.get("reshuffles_left", 0)), 13,
+        self.text(spots[0], top + PILE_TILE_H + 16, ctx.t("kt.tiles", n=stock), 16, INK)
+        self.text(spots[0], top + PILE_TILE_H + 37, ctx.t("kt.reshuffles", n=view.get("reshuffles_left", 0)), 15,
                   MUTED)
-        self.text(spots[1], y + 14, ctx.t("kt.discard"), 14, MUTED, bold=True)
+        self.text(spots[1], y + 14, ctx.t("kt.discard"), 16, MUTED, bold=True)
         top_tile = view.get("discard_top")
         if top_tile:
             self.paste(face(top_tile, PILE_TILE_H, False, top_tile == view.get("joker")), spots[1], top)
-        self.text(spots[1], top + PILE_TILE_H + 16, ctx.t("kt.tiles", n=view.get("discard_size", 0)), 14, INK)
+        self.text(spots[1], top + PILE_TILE_H + 16, ctx.t("kt.tiles", n=view.get("discard_size", 0)), 16, INK)
         for spot, key, code, wild in ((spots[2], "kt.indicator", view.get("indicator"), False),
                                       (spots[3], "kt.joker", view.get("joker"), True)):
-            self.text(spot, y + 14, ctx.t(key), 14, MUTED, bold=True)
+            self.text(spot, y + 14, ctx.t(key), 16, MUTED, bold=True)
             if code:
                 self.paste(face(code, PILE_TILE_H, False, wild), spot, top)
         to_move = view.get("to_move")
@@ -375,9 +386,9 @@ class _Table(Sheet):
         h = 34 + 30 * self.players
         self.panel(y, h, PANEL, PAD)
         cols = (PAD + 30, PAD + 260, PAD + 340)
-        self.text(cols[0], y + 16, ctx.t("col.player"), 13, MUTED, bold=True)
-        self.text(cols[1], y + 16, ctx.t("kt.col.tiles"), 13, MUTED, bold=True)
-        self.text(cols[2], y + 16, ctx.t("kt.col.state"), 13, MUTED, bold=True)
+        self.text(cols[0], y + 16, ctx.t("col.player"), 16, MUTED, bold=True)
+        self.text(cols[1], y + 16, ctx.t("kt.col.tiles"), 16, MUTED, bold=True)
+        self.text(cols[2], y + 16, ctx.t("kt.col.state"), 16, MUTED, bold=True)
         sizes = view.get("hand_sizes") or []
         opened = view.get("opened") or [None] * self.players
         konkan = view.get("konkan") or [False] * self.players
@@ -401,9 +412,9 @@ class _Table(Sheet):
             elif konkan[seat]:
                 self._mark(cols[2], mid, ctx.t("kt.konkan_mode"), KONKAN)
             elif opened[seat] is not None:
-                self.text(cols[2], mid, ctx.t("kt.opened_with", n=opened[seat]), 15, INK)
+                self.text(cols[2], mid, ctx.t("kt.opened_with", n=opened[seat]), 17, INK)
             else:
-                self.text(cols[2], mid, ctx.t("kt.minimum", n=minimum[seat]), 15, MUTED)
+                self.text(cols[2], mid, ctx.t("kt.minimum", n=minimum[seat]), 17, MUTED)
         return y + h + 10
 
     def _mark(self, offset: float, mid: float, text: str, fill: tuple) -> None:
@@ -411,10 +422,10 @@ class _Table(Sheet):
 
     def melds(self, y: int) -> int:
         view, ctx = self.view, self.ctx
-        self.text(PAD, y + 14, ctx.t("kt.melds"), 15, MUTED, bold=True)
+        self.text(PAD, y + 14, ctx.t("kt.melds"), 17, MUTED, bold=True)
         top = y + 34
         if not self.cells:
-            self.text(PAD + 8, top + 12, ctx.t("kt.no_melds"), 15, MUTED)
+            self.text(PAD + 8, top + 12, ctx.t("kt.no_melds"), 17, MUTED)
         joker = view.get("joker")
         tw = tile_width(MELD_TILE_H)
         for meld, row, offset, width in self.cells:
@@ -423,15 +434,16 @@ class _Table(Sheet):
             self.draw.rounded_rectangle(box, radius=8, fill=PANEL, outline=TEAM_COLOURS[meld.get("seat", 0) % 2],
                                         width=2)
             left = box[0] + 8
-            number = f"#{meld.get('number')}"
-            value = str(meld.get("value", ""))
-            draw_text(self.draw, (left, cell_top + 11), number, 13, TURN, anchor="lm", bold=True, raqm=ctx.raqm)
-            draw_text(self.draw, (box[2] - 8, cell_top + 11), value, 13, INK, anchor="rm", bold=True, raqm=ctx.raqm)
-            room = width - 32 - text_width(number, 13, bold=True) - text_width(value, 13, bold=True)
-            owner = fit(ctx.name(meld.get("seat", 0)), 12, room, raqm=ctx.raqm)
-            draw_text(self.draw, ((box[0] + box[2]) / 2, cell_top + 11), owner, 12, MUTED, anchor="mm", raqm=ctx.raqm)
+            number, owner, value = _meld_head(meld, ctx)
+            size = MELD_HEAD_SIZE
+            draw_text(self.draw, (left, cell_top + 12), number, size, TURN, anchor="lm", bold=True, raqm=ctx.raqm)
+            draw_text(self.draw, (box[2] - 8, cell_top + 12), value, size, INK, anchor="rm", bold=True, raqm=ctx.raqm)
+            room = width - 32 - text_width(number, size, bold=True) - text_width(value, size, bold=True)
+            owner = fit(owner, size, room, raqm=ctx.raqm)
+            draw_text(self.draw, ((box[0] + box[2]) / 2, cell_top + 12), owner, size, MUTED, anchor="mm",
+                      raqm=ctx.raqm)
             cards = list(meld.get("cards") or [])
-            tiles_top = cell_top + 22
+            tiles_top = cell_top + 24
             for i, cell in enumerate(cards):
                 tile = _cell_face(cell, MELD_TILE_H, joker)
                 self.image.paste(tile, (round(left + i * (tw + 2)), round(tiles_top)), tile)
@@ -475,20 +487,20 @@ class _Table(Sheet):
             else:
                 text = ctx.t(f"kt.finish.{kind}", name=ctx.name(finisher), n=last_round.get("round", ""),
                              points=ltr(f"+{max(points)}"))
-            self.text(PAD, y + 12, fit(text, 15, TABLE_W - 2 * PAD, raqm=ctx.raqm, rtl=ctx.rtl), 15, MUTED)
+            self.text(PAD, y + 12, fit(text, 17, TABLE_W - 2 * PAD, raqm=ctx.raqm, rtl=ctx.rtl), 17, MUTED)
             y += 26
         ghosts = view.get("ghosts") or []
         if ghosts:
             names = ctx.t("and").join(dict.fromkeys(ctx.name(g["seat"]) for g in ghosts))
-            self.text(PAD, y + 12, fit(ctx.t("kt.ghosts", names=names), 15, TABLE_W - 2 * PAD, raqm=ctx.raqm,
-                      rtl=ctx.rtl), 15, MUTED)
+            self.text(PAD, y + 12, fit(ctx.t("kt.ghosts", names=names), 17, TABLE_W - 2 * PAD, raqm=ctx.raqm,
+                      rtl=ctx.rtl), 17, MUTED)
             y += 26
         if self.last:
             mid = y + SMALL_TILE_H / 2 + 4
             words = str(self.last.get("move", "")).split()
             text = f"{ctx.t('last_move')}: {ctx.name(int(self.last.get('seat', 0)))} · {_move_words(words, ctx)}"
-            self.text(PAD, mid, fit(text, 15, 420, raqm=ctx.raqm, rtl=ctx.rtl), 15, INK)
-            offset = PAD + min(430, text_width(text, 15, raqm=ctx.raqm, rtl=ctx.rtl) + 10)
+            self.text(PAD, mid, fit(text, LAST_MOVE_SIZE, 400, raqm=ctx.raqm, rtl=ctx.rtl), LAST_MOVE_SIZE, INK)
+            offset = PAD + min(410, text_width(text, LAST_MOVE_SIZE, raqm=ctx.raqm, rtl=ctx.rtl) + 10)
             for word in [w for w in words[1:] if w not in ("|", "to", "for", "left", "right") and not w.isdigit()][:10]:
                 try:
                     tile = _cell_face(word, SMALL_TILE_H, view.get("joker"))

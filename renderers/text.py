@@ -78,29 +78,44 @@ def _closed(text: str) -> str:
 _OPENERS, _CLOSERS = "([{<", ")]}>"
 
 
-def _fix_brackets(shown: str) -> str:
-    """Mirror brackets that python-bidi left unmirrored inside right-to-left runs.
+def _script(ch: str) -> str | None:
+    """"R" for an Arabic letter (presentation forms too), "L" for any other letter, None for the rest."""
+    if _needs_shaping(ch):
+        return "R"
+    return "L" if ch.isalpha() else None
 
-    In correct display order every pair reads opener-then-closer from the left; python-bidi 0.6 reorders but
-    does not mirror, so a bracket pair in an Arabic run comes out as `)...(`. Unmatched brackets are swapped.
+
+def _nearest(chars: str) -> str | None:
+    """The script of the first letter in `chars`."""
+    return next((script for script in map(_script, chars) if script), None)
+
+
+def _fix_brackets(shown: str, rtl: bool) -> str:
+    """Mirror the brackets that python-bidi left unmirrored inside right-to-left runs.
+
+    python-bidi 0.6 reorders but does not mirror, so a bracket pair of an Arabic run comes out as `)...(`. Shown as
+    it is, "(" encloses what follows it and ")" what precedes it; a bracket whose enclosed text is on its other
+    side is mirrored. The enclosed side is the one its text hugs (the outside has a space or the line's end);
+    where both or neither side hugs it, the letters tell: Latin on the as-is side keeps it ("Bot 2 (normal)"
+    inside an Arabic line), Arabic on the other side mirrors it, and with no letters it follows the paragraph.
+    Matching brackets by pairs instead mirrored only the outer two of "بوت 2 (عادي) وبوت 4 (عادي)", which read
+    "(عادي( وبوت 4 )عادي)".
     """
-    wrong: list[int] = []
-    stack: list[int] = []
-    for i, ch in enumerate(shown):
-        if ch in _OPENERS:
-            stack.append(i)
-        elif ch in _CLOSERS:
-            if stack and _OPENERS.index(shown[stack[-1]]) == _CLOSERS.index(ch):
-                stack.pop()
-            else:
-                wrong.append(i)
-    wrong.extend(stack)
-    if not wrong:
-        return shown
     chars = list(shown)
-    for i in wrong:
-        ch = chars[i]
-        chars[i] = _CLOSERS[_OPENERS.index(ch)] if ch in _OPENERS else _OPENERS[_CLOSERS.index(ch)]
+    for i, ch in enumerate(shown):
+        opener = ch in _OPENERS
+        if not opener and ch not in _CLOSERS:
+            continue
+        before, after = shown[:i][::-1], shown[i + 1:]
+        as_is, other = (after, before) if opener else (before, after)
+        hugs_as_is, hugs_other = bool(as_is[:1].strip()), bool(other[:1].strip())
+        if hugs_as_is != hugs_other:
+            mirror = hugs_other
+        else:
+            script = _nearest(as_is)
+            mirror = script != "L" and (_nearest(other) == "R" or (script is None and _nearest(other) is None and rtl))
+        if mirror:
+            chars[i] = _CLOSERS[_OPENERS.index(ch)] if opener else _OPENERS[_CLOSERS.index(ch)]
     return "".join(chars)
 
 
@@ -114,7 +129,8 @@ def visual(text: str, rtl: bool | None = None) -> str:
     if not _needs_shaping(text):
         return plain(text)
     base = None if rtl is None else ("R" if rtl else "L")
-    return _fix_brackets(plain(get_display(arabic_reshaper.reshape(text), base_dir=base)))
+    paragraph_rtl = rtl if rtl is not None else _nearest(plain(text)) == "R"
+    return _fix_brackets(plain(get_display(arabic_reshaper.reshape(text), base_dir=base)), paragraph_rtl)
 
 
 def _prepare(

@@ -27,7 +27,7 @@ FELT = (24, 78, 60)
 PANEL = (33, 100, 77)
 BOARD = (28, 90, 69)
 INK = (246, 244, 236)
-MUTED = (176, 208, 190)
+MUTED = (212, 232, 220)  # secondary text, still light enough to read at phone size
 DARK = (34, 30, 24)
 TURN = (250, 198, 70)
 WIN = (255, 214, 90)
@@ -92,16 +92,35 @@ def rule_codes(reasons: list[str]) -> list[str]:
     return list(dict.fromkeys(rule_code(str(reason)) for reason in reasons))
 
 
-def _shown_move(move: str) -> str:
-    """A move inside a sentence: its notation kept as one left-to-right unit in an Arabic line."""
-    return ltr(short_move(move))
+# Piles a move names by a letter the board does not show (it shows H1-H8 and F1-F8): their words, as the strips
+# label them. The other moves are words of their own (engine notation such as "turn" means nothing to a player).
+_PILE_WORDS = {"R": "tunj.reserve", "T": "tunj.turned", "OR": "tunj.their_reserve", "OW": "tunj.their_waste"}
+_MOVE_WORDS = {"turn": "tunj.mv.turn", "tunj": "tunj.mv.tunj", "expire": "tunj.mv.expire"}
 
 
-def short_move(move: str) -> str:
-    """`move H3:2 H7` -> `H3:2 → H7`; other moves unchanged (turn, tunj, expire)."""
+def _shown_move(move: str, ctx: RenderContext) -> str:
+    """A move inside a sentence, in the reader's words: a pile move kept as one left-to-right unit in an Arabic
+    line (its arrow points the way the board reads), turning a card, a call and a closed window in words."""
+    words = move.split()
+    if len(words) == 1 and words[0] in _MOVE_WORDS:
+        return ctx.t(_MOVE_WORDS[words[0]])
+    return ltr(short_move(move, ctx))
+
+
+def _pile_words(pile: str, ctx: RenderContext) -> str:
+    """A move's pile as the board names it: H3, F5, "Reserve", "H3 ×2" for a run of two."""
+    base, _, run = pile.partition(":")
+    shown = ctx.t(_PILE_WORDS[base]) if base in _PILE_WORDS else base
+    return f"{shown} ×{run}" if run else shown
+
+
+def short_move(move: str, ctx: RenderContext | None = None) -> str:
+    """`move H3:2 H7` -> `H3 ×2 → H7`, `move T F1` -> `Turned → F1` (in `ctx`'s language, English without one);
+    other moves unchanged (turn, tunj, expire: see `_shown_move`)."""
     words = move.split()
     if len(words) == 3 and words[0] == "move":
-        return f"{words[1]} → {words[2]}"
+        ctx = ctx or RenderContext(lang="en")
+        return f"{_pile_words(words[1], ctx)} → {_pile_words(words[2], ctx)}"
     return move
 
 
@@ -199,7 +218,7 @@ class _Board(Sheet):
         if self.rack and not self.over and self.to_move == self.me:
             end_pill(self.draw, self.s, PAD, y + HEADER_H / 2, ctx.t("your_turn"), 16, TURN, DARK, ctx, 20)
         else:
-            self.text(WIDTH - PAD, y + HEADER_H / 2, goal, 16, MUTED, anchor="rm")
+            self.text(WIDTH - PAD, y + HEADER_H / 2, goal, 17, MUTED, anchor="rm")
         return y + HEADER_H
 
     def banner(self, y: int) -> int:
@@ -210,21 +229,24 @@ class _Board(Sheet):
                                                raqm=ctx.raqm, rtl=ctx.rtl), 19, DARK, bold=True)
             self.centre(WIDTH / 2, y + 44, self._result_line(), 14, DARK)
             return y + BANNER_H
-        claim = self.claim or {}
-        offender, caller = int(claim.get("by") or 0), int(claim.get("caller") or 0)
         self.draw.rounded_rectangle((PAD / 2, y + 4, WIDTH - PAD / 2, y + BANNER_H - 6), radius=10, fill=CLAIM_TINT,
                                     outline=CLAIM, width=3)
-        lines = [
-            (ctx.t("tunj.claim", name=ctx.name(offender), move=_shown_move(str(claim.get("attempt") or ""))), 18,
-             INK),
-            ("; ".join(ctx.t(f"tunj.rule.{code}") for code in rule_codes(claim.get("broke") or [])), 14, INK),
-            (ctx.t("tunj.you_may_call") if self.rack and caller == self.me
-             else ctx.t("tunj.may_call", name=ctx.name(caller)), 14, TURN),
-        ]
+        lines = zip(self.claim_lines(), (18, 14, 14), (INK, INK, TURN), strict=True)
         for number, (line, size, ink) in enumerate(lines):
             shown = fit(line, size, WIDTH - 4 * PAD, bold=True, raqm=ctx.raqm, rtl=ctx.rtl)
             self.centre(WIDTH / 2, y + 20 + 21 * number, shown, size, ink, bold=True)
         return y + BANNER_H
+
+    def claim_lines(self) -> list[str]:
+        """The open claim's banner: who attempted what, the rules it broke, who may call."""
+        ctx, claim = self.ctx, self.claim or {}
+        offender, caller = int(claim.get("by") or 0), int(claim.get("caller") or 0)
+        return [
+            ctx.t("tunj.claim", name=ctx.name(offender), move=_shown_move(str(claim.get("attempt") or ""), ctx)),
+            "; ".join(ctx.t(f"tunj.rule.{code}") for code in rule_codes(claim.get("broke") or [])),
+            ctx.t("tunj.you_may_call") if self.rack and caller == self.me
+            else ctx.t("tunj.may_call", name=ctx.name(caller)),
+        ]
 
     def _winner_line(self) -> str:
         ctx = self.ctx
@@ -251,12 +273,12 @@ class _Board(Sheet):
         self.text(PAD + 10, y + 26, fit(name, 19, name_w - 10, bold=True, raqm=ctx.raqm, rtl=ctx.rtl), 19,
                   TURN if turn else INK, bold=True)
         scores, burdens = view.get("scores") or [0, 0], view.get("burdens") or [0, 0]
-        self.text(PAD + 10, y + 54, ctx.t("tunj.score_burden", score=scores[seat], burden=burdens[seat]), 15, MUTED)
+        self.text(PAD + 10, y + 54, ctx.t("tunj.score_burden", score=scores[seat], burden=burdens[seat]), 17, MUTED)
         if not (turn and not self.rack):
             houses = "H1–H4" if seat == 0 else "H5–H8"
-            self.text(PAD + 10, y + 80, ctx.t("tunj.houses_of", houses=ltr(houses)), 14, MUTED)
+            self.text(PAD + 10, y + 81, ctx.t("tunj.houses_of", houses=ltr(houses)), 16, MUTED)
         if turn and not self.rack:
-            self.text(PAD + 10, y + 80, ctx.t("tunj.to_play"), 14, TURN, bold=True)
+            self.text(PAD + 10, y + 81, ctx.t("tunj.to_play"), 16, TURN, bold=True)
 
         reserve = (view.get("reserves") or [{}, {}])[seat] or {}
         hands, wastes = view.get("hand_sizes") or [0, 0], view.get("waste_sizes") or [0, 0]
@@ -277,7 +299,8 @@ class _Board(Sheet):
                     self.emphasis(pile, (x, top, x + CW, top + CARD_H))
                 else:
                     self.slot(x, top)
-                self.centre(x + CW / 2, top + CARD_H + 16, label, 13, INK if card else MUTED, bold=bool(card))
+                self.centre(x + CW / 2, top + CARD_H + 16, self._slot_label(label), 15, INK if card else MUTED,
+                            bold=True)
                 continue
             if kind == "R" and count:
                 if count > 1:
@@ -290,8 +313,12 @@ class _Board(Sheet):
             else:
                 self.slot(x, top)
             self.emphasis(pile, (x, top, x + CW + (3 if kind == "R" and count > 1 else 0), top + CARD_H))
-            self.centre(x + CW / 2, top + CARD_H + 16, label, 13, INK if mine else MUTED, bold=mine)
+            self.centre(x + CW / 2, top + CARD_H + 16, self._slot_label(label), 15, INK if mine else MUTED, bold=True)
         return y + STRIP_H
+
+    def _slot_label(self, label: str) -> str:
+        """A pile's label under it, cut to its slot (labels are drawn bold, to stay readable at phone size)."""
+        return fit(label, 15, SLOT_W - 4, bold=True, raqm=self.ctx.raqm, rtl=self.ctx.rtl)
 
     def board(self, y: int) -> int:
         view = self.view
@@ -319,7 +346,7 @@ class _Board(Sheet):
         """A house's name on its badge, left of its fan."""
         mid = card_y + CARD_H / 2
         self.draw.rounded_rectangle((label_x, mid - 13, label_x + LABEL_W, mid + 13), radius=7, fill=fill)
-        self.centre(label_x + LABEL_W / 2, mid, name, 14, ink, bold=True)
+        self.centre(label_x + LABEL_W / 2, mid, name, 16, ink, bold=True)
 
     def _house(self, name: str, pile: list[str], label_x: int, fan_x: int, card_y: int) -> None:
         marked = name in self.marks
@@ -348,16 +375,16 @@ class _Board(Sheet):
         events = {event.get("type"): event for event in self.view.get("events") or [] if isinstance(event, dict)}
         if move == "tunj":
             called = events.get("called") or {}
-            return ctx.t("tunj.last_called", name=name, move=_shown_move(str(called.get("attempt") or "")))
+            return ctx.t("tunj.last_called", name=name, move=_shown_move(str(called.get("attempt") or ""), ctx))
         if move == "expire":
             expired = events.get("expired") or {}
-            return ctx.t("tunj.last_expired", move=_shown_move(str(expired.get("attempt") or "")))
+            return ctx.t("tunj.last_expired", move=_shown_move(str(expired.get("attempt") or ""), ctx))
         if "claim" in events:
-            return ctx.t("tunj.last_attempt", name=name, move=_shown_move(move))
+            return ctx.t("tunj.last_attempt", name=name, move=_shown_move(move, ctx))
         if move == "turn":
             text = ctx.t("tunj.last_turn", name=name)
         else:
-            text = ctx.t("tunj.last_move", name=name, move=_shown_move(move))
+            text = ctx.t("tunj.last_move", name=name, move=_shown_move(move, ctx))
         if "to_waste" in events:
             text += " · " + ctx.t("tunj.last_wasted")
         return text
@@ -366,8 +393,8 @@ class _Board(Sheet):
         text = self._last_text()
         if not text:
             return y
-        shown = fit(f"{self.ctx.t('last_move')}: {text}", 15, WIDTH - 3 * PAD, raqm=self.ctx.raqm, rtl=self.ctx.rtl)
-        self.text(PAD, y + LAST_H / 2, shown, 15, MUTED)
+        shown = fit(f"{self.ctx.t('last_move')}: {text}", 17, WIDTH - 3 * PAD, raqm=self.ctx.raqm, rtl=self.ctx.rtl)
+        self.text(PAD, y + LAST_H / 2, shown, 17, MUTED)
         return y + LAST_H
 
 
@@ -389,7 +416,7 @@ def _board_layer(raqm: bool | None, rtl: bool) -> Image.Image:
         for label_x, number in ((_LEFT_LABEL, row + 1), (_RIGHT_LABEL, row + 5)):
             layer.badge(f"H{number}", label_x, top + 16, INK, DARK)
         for column, number in ((0, row + 1), (1, row + 5)):
-            layer.centre(_FOUND_X + column * (CW + _FOUND_GAP) + CW / 2, top + 6, f"F{number}", 13, INK, bold=True)
+            layer.centre(_FOUND_X + column * (CW + _FOUND_GAP) + CW / 2, top + 6, f"F{number}", 15, INK, bold=True)
     return layer.image
 
 

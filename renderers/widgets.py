@@ -22,6 +22,12 @@ from renderers.text import draw_text, fit, text_width
 Colour = tuple[int, ...]
 Meld = TypeVar("Meld")
 
+# Most people see a table picture about 400 px wide on a phone, a ~750 px picture at about half its size: the
+# last-move line is drawn at this size (about 10 px there), its cards SMALL_CARD_H high (about 32 px there, where
+# 40 px cards had shrunk to unreadable corners).
+LAST_MOVE_SIZE = 18
+SMALL_CARD_H = 60
+
 
 def pill(draw: ImageDraw.ImageDraw, centre: tuple[float, float], text: str, size: int, fill: Colour, ink: Colour,
          ctx: RenderContext, margin: int = 18) -> float:
@@ -261,22 +267,57 @@ class Sheet:
               card_h: int, muted: Colour) -> None:
         """The stock `offset` from the start edge: "label: count" above it, a back while it holds cards."""
         card_w = card_base.card_width(card_h)
-        self.text(offset, label_y, f"{label}: {count}", 15, muted, bold=True)
+        self.text(offset, label_y, f"{label}: {count}", 17, muted, bold=True)
         self.pile(round(self.s.left(offset, card_w)), top, back if count else None, card_w, card_h, muted)
 
     def discard(self, x: int, label_y: float, top: int, label: str, picture: Image.Image | None, card_h: int,
                 muted: Colour, ink: Colour, empty: str, count: str) -> None:
         """The discard pile at `x`: its label above, its top card (or `empty` in its outline), `count` below."""
         ctx, middle = self.ctx, x + card_base.card_width(card_h) / 2
-        draw_text(self.draw, (middle, label_y), label, 15, muted, anchor="mm", bold=True, raqm=ctx.raqm, rtl=ctx.rtl)
+        draw_text(self.draw, (middle, label_y), label, 17, muted, anchor="mm", bold=True, raqm=ctx.raqm, rtl=ctx.rtl)
         self.pile(x, top, picture, card_base.card_width(card_h), card_h, muted, empty)
-        draw_text(self.draw, (middle, top + card_h + 14), count, 14, ink, anchor="mm", raqm=ctx.raqm, rtl=ctx.rtl)
+        draw_text(self.draw, (middle, top + card_h + 14), count, 16, ink, anchor="mm", raqm=ctx.raqm, rtl=ctx.rtl)
 
     def last_move(self, y: int, offset: float, items: list[str | Image.Image], card_h: int, muted: Colour,
-                  ink: Colour, size: int = 15, gap: int = 4) -> int:
+                  ink: Colour, size: int = LAST_MOVE_SIZE, gap: int = 6) -> int:
         """"Last move:" then the move as words and small faces `card_h` high; returns the next y."""
         ctx, middle = self.ctx, y + card_h / 2 + 4
-        offset = flow(self.image, self.draw, self.s, offset, middle, [f"{ctx.t('last_move')}:"], 15, muted,
+        offset = flow(self.image, self.draw, self.s, offset, middle, [f"{ctx.t('last_move')}:"], size, muted,
                       raqm=ctx.raqm)
-        flow(self.image, self.draw, self.s, offset, middle, items, size, ink, gap=gap, raqm=ctx.raqm)
+        room = self.width - offset - 8 - sum(text_width(item, size, raqm=ctx.raqm, rtl=ctx.rtl) + gap
+                                             for item in items if isinstance(item, str))
+        flow(self.image, self.draw, self.s, offset, middle, fanned(items, room, gap), size, ink, gap=gap,
+             raqm=ctx.raqm)
         return y + card_h + 20
+
+
+def fanned(items: list[str | Image.Image], room: float, gap: int) -> list[str | Image.Image]:
+    """`items` with each run of faces overlapped into one fan (left to right, every top-left index showing) when
+    the faces side by side would take more than `room` pixels; unchanged when they fit."""
+    faces = [item for item in items if isinstance(item, Image.Image)]
+    if not faces or sum(face.width + gap for face in faces) <= room:
+        return items
+    widest = max(face.width for face in faces)
+    runs: list[list[Image.Image]] = []
+    out: list[str | Image.Image | list[Image.Image]] = []
+    for item in items:
+        if isinstance(item, Image.Image):
+            if not out or not isinstance(out[-1], list):
+                runs.append([])
+                out.append(runs[-1])
+            runs[-1].append(item)
+        else:
+            out.append(item)
+    spare = room - sum(run[-1].width + gap for run in runs)  # each run's last face is shown whole
+    steps = sum(len(run) - 1 for run in runs)
+    step = max(widest * 0.42, min(widest + gap, spare / max(1, steps)))
+    return [_fan(item, step) if isinstance(item, list) else item for item in out]
+
+
+def _fan(faces: list[Image.Image], step: float) -> Image.Image:
+    """Faces overlapped `step` apart, left to right, on a transparent strip."""
+    height = max(face.height for face in faces)
+    strip = Image.new("RGBA", (round(step * (len(faces) - 1)) + faces[-1].width, height), (0, 0, 0, 0))
+    for index, face in enumerate(faces):
+        strip.alpha_composite(face.convert("RGBA"), (round(index * step), 0))
+    return strip

@@ -313,6 +313,21 @@ def test_picture_labels_count_with_the_same_plural_rules():
     assert [label("en", "canasta.cards", n=n) for n in (1, 2)] == ["1 card", "2 cards"]
 
 
+def test_every_count_drawn_in_a_picture_has_plural_forms():
+    """Issue 25, defect 8: Konkan pictures said "3 ورقة", "8 ورقة". A picture label that puts a count before its
+    noun ("{n} cards") has every plural form of each language."""
+    from renderers.labels import LABELS, label
+
+    nouns = [key for key, text in LABELS["en"].items() if isinstance(text, str) and re.match(r"\{n\} [a-z]", text)]
+    assert not nouns, nouns
+    assert [label("ar", "konkan.cards", n=n) for n in (1, 2, 3, 8, 11, 100)] == [
+        "ورقة واحدة", "ورقتان", "3 أوراق", "8 أوراق", "11 ورقة", "100 ورقة"]
+    assert [label("ar", "kt.tiles", n=n) for n in (1, 2, 3, 10, 14, 106)] == [
+        "قطعة واحدة", "قطعتان", "3 قطع", "10 قطع", "14 قطعة", "106 قطع"]
+    assert [label("en", key, n=n) for key in ("konkan.cards", "kt.tiles") for n in (1, 14)] == [
+        "1 card", "14 cards", "1 tile", "14 tiles"]
+
+
 def test_a_count_given_as_text_still_chooses_its_form():
     assert t("ar", "tunj.name.run", n="2", house="H3") == "ورقتان من H3"
     assert t("en", "tunj.name.run", n="3", house="H3") == "3 cards from H3"

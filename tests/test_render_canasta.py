@@ -138,14 +138,23 @@ def test_a_mixed_canasta_shows_its_natural_rank_on_top(monkeypatch):
     from renderers.context import RenderContext
 
     tops: list[str] = []
-    real_face = cards_french.face
+    real_face, real_meld = cards_french.face, canasta._Table._meld
+    in_meld = []
 
     def face(code: str, height: int, chosen: bool = False):
-        if height == canasta.MELD_CARD_H:
+        if in_meld:
             tops.append(code)
         return real_face(code, height, chosen)
 
+    def meld(*args, **kwargs):  # faces drawn for a meld cell, not for the piles or the last move
+        in_meld.append(True)
+        try:
+            return real_meld(*args, **kwargs)
+        finally:
+            in_meld.pop()
+
     monkeypatch.setattr(canasta.cards_french, "face", face)
+    monkeypatch.setattr(canasta._Table, "_meld", meld)
     view = dict(canasta._sample_views()[0], melds=[
         {"number": 1, "team": 0, "rank": "8", "cards": ["2C", "X", "8H", "8S", "8D", "8C", "8H"], "canasta": "mixed"},
         {"number": 2, "team": 1, "rank": "K", "cards": ["KH"] * 7, "canasta": "natural"}])

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from PIL import Image, ImageChops, ImageDraw, ImageStat
 
@@ -41,6 +43,22 @@ def test_fallback_mirrors_brackets_inside_arabic():
     shown = text.visual("أحمد (الموزّع)", rtl=True)
     assert shown.index("(") < shown.index(")")
     assert text.visual("Sarah (x)", rtl=False) == "Sarah (x)"
+
+
+def test_fallback_mirrors_every_bracket_pair_of_a_line():
+    """Issue 25 (pictures at phone size): an Arabic team of two bots read "بوت 2 (عادي( وبوت 4 )عادي)" — only the
+    outer pair was mirrored. Each pair reads opener-then-closer around its own text, in either paragraph, next to a
+    Latin name that keeps its own brackets and around numbers."""
+    def pairs(shown: str) -> list[str]:
+        return re.findall(r"\(([^()]*)\)", shown)
+
+    two = text.visual(f"الفريق 2: {text.isolate('بوت 2 (عادي)')} و{text.isolate('بوت 4 (عادي)')}", rtl=True)
+    assert two.count("(") == two.count(")") == 2 and [text.plain(p) for p in pairs(two)] == [
+        text.visual("عادي", rtl=True)] * 2
+    mixed = text.visual(f"Team 2: {text.isolate('بوت 2 (عادي)')} & {text.isolate('Bot 4 (normal)')}", rtl=False)
+    assert pairs(mixed) == [text.visual("عادي", rtl=True), "normal"]
+    assert pairs(text.visual(f"اليد السابقة: {text.isolate('Bot 2 (normal)')} -75", rtl=True)) == ["normal"]
+    assert pairs(text.visual("الحمل (40 / 0)", rtl=True)) == ["0 / 40"]
 
 
 def test_fallback_keeps_an_arabic_name_inside_an_english_sentence_in_place():

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 from typing import Any
 
 import pytest
@@ -14,6 +15,7 @@ from engine.bots import decide
 from engine.tunj.judge import PRIORITY_TEXT, TURNED_FIRST, building_faults
 from engine.tunj.moves import parse
 from renderers import tunj
+from renderers.text import plain
 from tests.pictures import open_png
 
 GAME = engine.get("tunj")
@@ -164,6 +166,35 @@ def test_every_engine_reason_has_a_rule_code():
 
 
 def test_short_move():
-    assert tunj.short_move("move H3:2 H7") == "H3:2 → H7"
+    assert tunj.short_move("move H3:2 H7") == "H3 ×2 → H7"
+    assert tunj.short_move("move T OR") == "Turned → Their reserve"
     assert tunj.short_move("turn") == "turn"
+
+
+def _told(view: dict[str, Any], lang: str, rack: bool) -> list[str]:
+    """The sentences a board draws about moves (the claim banner, the last-move line), bidi controls removed."""
+    board = tunj._Board(view, renderers.RenderContext(lang=lang, names=("أحمد", "ليلى")), rack)
+    lines = [board._last_text(), *(board.claim_lines() if board.claim else [])]
+    return [plain(line) for line in lines if line]
+
+
+@pytest.mark.parametrize("lang", ["ar", "en"])
+def test_moves_are_told_in_words_not_engine_notation(lang):
+    """Issue 25, defect 7: "أحمد حاول turn", "T → H3". Every move a Tunj picture tells of, in the reader's words:
+    in Arabic no Latin word but the board's own pile names (H1-H8, F1-F8), in English none of the notation's."""
+    slip = GAME.apply(_state(), 0, "turn")  # H8 is empty and the reserve is not: priority 3, a claim
+    layout = {**LAYOUT, "houses": [["9C"], ["5D", "4S"], ["JS"], ["2D"], ["3H"], ["4C"], ["8S"], ["7D"]]}
+    turned = GAME.apply(GAME.new(2, {}, layout=layout), 0, "turn")  # a legal turn: 8H turned
+    played = GAME.apply(turned, 0, "move T H1")  # the turned 8H onto 9C
+    views = [(GAME.view(slip, None), False), (GAME.view(slip, 1), True), (GAME.view(slip, 0), True),
+             (GAME.view(GAME.apply(slip, 1, "tunj"), None), False),
+             (GAME.view(GAME.apply(slip, 1, "expire"), None), False),
+             (GAME.view(turned, None), False), (GAME.view(played, None), False)]
+    told = [line for view, rack in views for line in _told(view, lang, rack)]
+    assert len(told) >= 9, told  # three banner lines on each of the slip's boards and a last move on every board
+    words = {word for line in told for word in re.findall(r"[A-Za-z][A-Za-z0-9]*", line)}
+    if lang == "ar":
+        assert all(re.fullmatch(r"[HF][1-8]", word) for word in words), told
+    else:
+        assert not words & {"turn", "tunj", "expire", "T", "R", "OR", "OW"}, told
 
