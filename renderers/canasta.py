@@ -255,7 +255,7 @@ class _Table(Sheet):
 
     def header(self, y: int) -> int:
         view, ctx = self.view, self.ctx
-        return self.title_row(y, f"{_canasta_name(ctx)} · {ctx.t('deal', n=view.get('round', 1))}", INK, PAD,
+        return self.title_row(y, f"{_canasta_name(ctx)} · {ctx.t('hand_no', n=view.get('round', 1))}", INK, PAD,
                               ctx.t("target", n=view.get("target", "")), 17, MUTED)
 
     def banner(self, y: int) -> int:

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+import engine
 from bot.console import play
 from bot.i18n import LANGUAGES, You, catalog, round_name, t
 from bot.messages import Actor, ChatRef
@@ -134,3 +135,20 @@ async def test_the_lobby_counts_seats_without_a_range_of_one(tmp_path):
             assert line in lobby.splitlines(), lobby
             await service.command(ali, group, "cancel")
     assert t("ar", "lobby.seats_fixed", count=1, max=2) == "اللاعبون: 1 من 2:"
+
+
+@pytest.mark.parametrize("lang", ["ar", "en"])
+@pytest.mark.parametrize("game_id,players,options", [("kenza", 2, {}), ("canasta", 2, {"variant": "duo"})])
+def test_a_table_picture_names_its_round_with_the_games_word(game_id, players, options, lang):
+    """Canasta's table picture was titled "التوزيعة 1" / "Deal 1" (Kenza's word) while its captions, sheet and
+    rules say hand: a picture's title uses the same word as the game's text lines."""
+    import renderers
+    from tests.pictures import played
+    from tests.test_render_phone_size import drawn_sizes
+
+    game = engine.get(game_id)
+    view = game.view(played(game_id, players, 3, 6, options), None)
+    with drawn_sizes() as drawn:
+        renderers.render_table(game_id, view, lang, ["A", "B"])
+    word = round_name(lang, game_id, view.get("round", 1))
+    assert any(word in shown for _size, shown in drawn), (word, [shown for _size, shown in drawn][:8])
