@@ -12,7 +12,7 @@ class BrokenRun(Exception):
 
 
 def played(answer: str | None) -> bool:
-    """Whether a user's answer is the service's "Played: <move>" line (in any catalog language)."""
+    """Whether a user's answer is the service's "✓ You <move>" line (in any catalog language)."""
     return bool(answer) and any(answer.startswith(t(lang, "move.done", move="")) for lang in LANGUAGES)
 
 

@@ -22,7 +22,7 @@ answers inside the same update, as in production.
 which shows capacity. `--think T` makes each player wait a random time uniform in [0, 2T] before every move, like
 people; then the offered load is about N/T human moves per second and the latency is measured under it.
 
-Each human input is checked: a pressed move must move the match version and be answered "Played: …", a typed
+Each human input is checked: a pressed move must move the match version and be answered "✓ You …", a typed
 move that moved the match must be answered so too, and the run must play at least one human move. Otherwise the
 bench exits with code 1 and a one-line reason instead of printing figures for work that was not done.
 
@@ -269,9 +269,9 @@ async def timed_out(store: Store, match_id: int, version: int) -> bool:
 
 
 def check_answer(match_id: int, what: str, answer: str | None) -> None:
-    """A move that went through was answered with the service's "Played: <move>" line."""
+    """A move that went through was answered with the service's "✓ You <move>" line."""
     if not played(answer):
-        raise BrokenRun(f"match {match_id}: {what} was answered {answer!r}, not \"Played: ...\"")
+        raise BrokenRun(f"match {match_id}: {what} was answered {answer!r}, not \"✓ You ...\"")
 
 
 def check_applied(match_id: int, what: str, version: int, after: Any, answer: str | None) -> None:

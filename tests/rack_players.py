@@ -156,7 +156,7 @@ async def play_konkan_cards(player: RackPlayer, move: str, view: dict[str, Any],
     else:
         groups = [["X" if card.startswith("X") else card for card in part.split()] for part in move[5:].split(" | ")]
         text = await lay_groups(player, hand, groups, version, check=False)
-    assert text.startswith("Played: "), (text, move)
+    assert text.startswith("✓ You "), (text, move)
 
 
 async def play_konkan_tiles(player: RackPlayer, move: str, view: dict[str, Any], version: int, *,
@@ -186,7 +186,7 @@ async def play_konkan_tiles(player: RackPlayer, move: str, view: dict[str, Any],
                  "lock": t("en", f"kt.c.lock_{words[-1]}", n=words[-2])}[words[0]]
         await player.toggle(hand, bare[:-2] if words[0] != "lock" else [words[1]], version, label_of=label_of)
         text = await player.press(label, version, exact=True)
-    assert "Played: " in text, text
+    assert "✓ You " in text, text
 
 
 def _without(cards: list[str], card: str | None) -> list[str]:
@@ -225,4 +225,4 @@ async def play_canasta(player: RackPlayer, move: str, view: dict[str, Any], vers
         if top:
             groups = [_without(group, top) if top in group else group for group in groups]
         text = await lay_groups(player, hand, groups, version, label_of=label_of)
-    assert text.startswith("Played: "), text
+    assert text.startswith("✓ You "), text

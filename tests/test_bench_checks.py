@@ -39,7 +39,7 @@ def refused(capsys: pytest.CaptureFixture[str], main, argv: list[str], monkeypat
 
 
 def test_played_reads_the_service_answer_in_each_language():
-    assert played("Played: 6⚔️ takes 6🪙")
+    assert played("✓ You 6⚔️ takes 6🪙")
     assert played("✓ 6⚔️")  # the Arabic catalog answers a played move with a tick
     assert not played("That button is out of date.")
     assert not played("")
@@ -123,7 +123,7 @@ async def test_pipeline_bench_refuses_a_press_that_did_not_move_the_match(platfo
 
 
 def answer_not_played(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The service applies moves but answers them with something other than its "Played: <move>" line."""
+    """The service applies moves but answers them with something other than its "✓ You <move>" line."""
     real = play_module.t  # the "Played" line is written where moves are played (bot/core/play.py)
     monkeypatch.setattr(play_module, "t", lambda lang, key, **values: "OK" if key == "move.done"
                         else real(lang, key, **values))
@@ -133,7 +133,7 @@ def answer_not_played(monkeypatch: pytest.MonkeyPatch) -> None:
 @pytest.mark.parametrize("game_id", ["kenza", "tunj"])
 async def test_pipeline_bench_refuses_a_move_not_answered_played(platform, game_id, monkeypatch):
     answer_not_played(monkeypatch)
-    with pytest.raises(BrokenRun, match="was answered 'OK', not \"Played: ...\""):
+    with pytest.raises(BrokenRun, match="was answered 'OK', not \"✓ You ...\""):
         await pipeline_run(1, 2, platform, TABLES[game_id], 0.0)
 
 

@@ -321,7 +321,7 @@ class Player(PickerPlayer):
             text = await self.press(self.find(t("en", "rummy.add", n=words[-1])))
         else:
             text = await self.lay(view, move)
-        assert text.startswith("Played: "), text
+        assert text.startswith("✓ You "), text
 
 
 async def play_turns(service, transport, store, match_id, players: dict[int, Player], limit: int) -> int:
@@ -473,13 +473,13 @@ async def test_chat_concealed_going_out_after_a_stock_draw_by_buttons(setup, mon
     service, transport, store = setup
     match = await start_duo_with_layout(service, store, monkeypatch, concealed_layout(["QC"]))
     ali = Player(service, transport, ALI)
-    assert (await ali.press(ali.find("🂠"))).startswith("Played: ")
+    assert (await ali.press(ali.find("🂠"))).startswith("✓ You ")
     text = await ali.press(ali.find(t("en", "canasta.go_out_concealed", melds="")))
-    assert text.startswith("Played: ")
+    assert text.startswith("✓ You ")
     state = GAME.from_json((await store.get_match(match.id)).snapshot)
     assert state["hands"][0] == ["KC"] and [m["rank"] for m in state["melds"]] == ["4", "5"]
     await ali.toggle(GAME.view(state, 0), ["KC"])
-    assert (await ali.press(ali.find(f"Discard {card_label('KC')}"))).startswith("Played: ")
+    assert (await ali.press(ali.find(f"Discard {card_label('KC')}"))).startswith("✓ You ")
     records = await store.moves(match.id)
     assert [(r.seat, r.move) for r in records[:3]] == [(0, "draw"), (0, BOTH_OUT), (0, "discard KC")]
     replay = GAME.new(2, match.options, seed=match.seed)

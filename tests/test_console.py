@@ -168,7 +168,7 @@ async def test_terminal_tunj_hand_where_the_human_calls_the_bots_slip_and_wins_t
     before_first_call = text[: calls[0]]
     assert "attempted" not in before_first_call and "Open claim" not in before_first_call, \
         "the terminal did not spot the slip for the human"
-    assert "Played: called Tunj! — " in text and " broke: priority" in text, "the call names what was broken"
+    assert "✓ You called Tunj! — " in text and " broke: priority" in text, "the call names what was broken"
     assert "Winner" in text or "draw" in text
 
 
@@ -216,7 +216,7 @@ async def test_terminal_konkan_tiles_quick_match_typed_to_the_end_with_arrange()
     await store.close()
     assert finished.status == "finished" and finished.mode == "quick"
     assert arranged and t("en", "kt.c.unarrange") in text[arranged[0]:]
-    assert "Grouped value: " in text and "Played: melded " in text
+    assert "Grouped value: " in text and "✓ You melded " in text
     assert "Winner" in text or "draw" in text
 
 

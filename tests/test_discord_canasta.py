@@ -184,7 +184,7 @@ async def test_every_move_after_a_take_has_controls(store, monkeypatch):
         player = DiscordRackPlayer(fake, adapter, AMINA, await open_hand(fake, adapter, AMINA))
         match = await store.get_match(match_id)
         text = await player.press("Take the pile: K♠ (3 cards) onto meld 1", match.version)
-        assert text.startswith("Played: ")
+        assert text.startswith("✓ You ")
         match = await store.get_match(match_id)
         state = GAME.from_json(match.snapshot)
         view, legal = GAME.view(state, 0), GAME.legal_moves(state, 0)

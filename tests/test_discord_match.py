@@ -140,7 +140,7 @@ async def test_slash_commands_reach_the_service_and_answer_ephemerally(store):
         move = game.legal_moves(game.from_json(match.snapshot), seat)[0]
         calls = await fake.feed(adapter.client, fake.command(who, "m", {"move": move}))
         assert (await store.get_match(match_id)).version == match.version + 1
-        assert answers(calls)[-1].startswith("Played")
+        assert answers(calls)[-1].startswith("✓ You ")
         for name, options, expected in [("rules", {"game": "kenza"}, "Kenza"), ("help", {}, "/new"),
                                         ("lang", {"language": "ar"}, "العربية"), ("score", {}, "المجموع")]:
             payload = fake.command(BADR, name, options)

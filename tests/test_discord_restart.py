@@ -109,7 +109,7 @@ async def test_a_rack_that_can_no_longer_be_edited_comes_back_fresh(table, statu
     new_rack = fresh[0].message
     if code.startswith("m:"):
         assert (await store.get_match(match_id)).version == version + 1, "applied once"
-        assert answers(calls)[-1].startswith("Played")
+        assert answers(calls)[-1].startswith("✓ You ")
     else:  # the fresh ephemeral holds the capture choices: they play
         await fake.feed(adapter.client, fake.press(who, new_rack["id"], custom_ids(new_rack, "m:")[0]))
         assert (await store.get_match(match_id)).version == version + 1

@@ -83,7 +83,7 @@ async def click_move(fake: FakeDiscord, adapter: Any, store: Store, rack_id: str
         rack = fake.messages[rack_id]
         assert int(rack["flags"]) & EPHEMERAL
         if target.kind in ("move", "call"):
-            assert rack["content"].startswith("Played: "), rack["content"]
+            assert rack["content"].startswith("✓ You "), rack["content"]
             return clicks
     raise AssertionError(f"no control plays {want}")
 

@@ -166,7 +166,7 @@ class Player(PickerPlayer):
             text = await self.press(self.find(label, exact=True))
         else:
             text = await self.lay(view, move)
-        assert text.startswith("Played: "), (text, move)
+        assert text.startswith("✓ You "), (text, move)
 
 
 async def test_whole_match_human_against_a_bot_by_buttons(setup):

@@ -245,7 +245,7 @@ class Player:
             text = await self.press(self.find(t("en", f"kt.c.lock_{words[-1]}", n=words[-2]), exact=True))
         else:
             raise AssertionError(move)
-        assert text.startswith("Played: "), text
+        assert text.startswith("✓ You "), text
 
 
 async def play_turns(store, match_id, players: dict[int, Player], limit: int) -> tuple[int, dict[str, int]]:

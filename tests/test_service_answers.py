@@ -122,7 +122,7 @@ async def test_ticking_a_card_in_a_canasta_rack_answers_without_a_hint_about_tak
     seats = await store.seats(match.id)
     mover = ALI if seats[service_game_to_move(match)].display_name == "Ali" else MONA
     draw = next(b.data for b in transport.buttons(mover.user_id) if b.data.startswith("m:"))
-    assert (await service.press(mover, ChatRef("fake", mover.user_id, private=True), draw)).text.startswith("Played")
+    assert (await service.press(mover, ChatRef("fake", mover.user_id, private=True), draw)).text.startswith("✓ You ")
     match = await store.get_match(match.id)
     tick = next(b.data for b in transport.buttons(mover.user_id) if b.data.startswith("p:"))
     reply = await service.press(mover, ChatRef("fake", mover.user_id, private=True), tick)
@@ -210,7 +210,7 @@ async def test_cancelling_a_table_forgets_it_and_leaves_other_tables_alone(setup
                         next(b.data for b in transport.buttons(mover.user_id) if b.data.startswith("p:")))
     played = await service.press(mover, dm[mover.user_id],
                                  next(b.data for b in transport.buttons(mover.user_id) if b.data.startswith("m:")))
-    assert played.text.startswith("Played: "), played.text
+    assert played.text.startswith("✓ You "), played.text
     match = await store.get_match(cancelled)
     seats = await store.seats(cancelled)
     mover = omar if seats[service_game_to_move(match)].display_name == "Omar" else sara
@@ -231,7 +231,7 @@ async def test_cancelling_a_table_forgets_it_and_leaves_other_tables_alone(setup
     assert again.text == t("en", "call.wait"), "the other table's call lock holds until its next move"
     choice = next(b.data for b in transport.buttons(kept_mover.user_id) if b.data.startswith("m:"))
     played = await service.press(kept_mover, dm[kept_mover.user_id], choice)
-    assert played.text.startswith("Played: "), played.text
+    assert played.text.startswith("✓ You "), played.text
 
 
 async def test_a_service_whose_timer_loop_never_ran_shuts_down_cleanly(setup):

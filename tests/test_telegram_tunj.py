@@ -85,7 +85,7 @@ async def press_move(bot: Bot, match_id: int, seat: int, want: str) -> int:
         answer = await bot.press(ALICE, ALICE["id"], message_id, shown[target]["callback_data"])
         assert not answer.get("show_alert"), answer
         if drawn[target].kind in ("move", "call"):
-            assert answer["text"].startswith("Played: "), answer
+            assert answer["text"].startswith("✓ You "), answer
             return presses
     raise AssertionError(f"no button plays {want}")
 
@@ -159,7 +159,7 @@ async def type_rule_break(bot: Bot) -> tuple[int, str, int, dict[str, Any]]:
     attempt = rule_breaking(state, human)
     logged = len(await bot.store.moves(match_id))
     reply = await bot.command(ALICE, ALICE["id"], "/m " + attempt)
-    assert reply is not None and reply.params["text"].startswith("Played: "), reply
+    assert reply is not None and reply.params["text"].startswith("✓ You "), reply
     return match_id, attempt, logged, state
 
 

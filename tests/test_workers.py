@@ -52,7 +52,7 @@ class Table:
 
 @dataclass
 class Record:
-    acknowledged: list[tuple[int, int, str]] = field(default_factory=list)  # (match, seq, move) answered "Played"
+    acknowledged: list[tuple[int, int, str]] = field(default_factory=list)  # (match, seq, move) answered "✓ You …"
     unanswered: int = 0  # presses whose worker was killed before answering
     doubles: int = 0
     timer_phases: int = 0
@@ -155,7 +155,7 @@ async def _run(store: Store, workers: list[Worker], rng: random.Random) -> None:
             answers = await pending
         else:
             answers = await asyncio.gather(*(worker.ask(request) for worker in targets))
-        played = [answer for answer in answers if answer is not None and answer["text"].startswith("Played")]
+        played = [answer for answer in answers if answer is not None and answer["text"].startswith("✓ You ")]
         record.unanswered += sum(answer is None for answer in answers)
         assert len(played) <= 1, f"match {table.match_id}: one move applied twice: {answers}"
         if double:

@@ -43,7 +43,7 @@ def render(message: OutMessage, *, filename: str = TABLE_FILE, edit: bool = Fals
            content: str | None = None) -> dict[str, Any]:
     """Keyword arguments for discord.py's send/edit calls.
 
-    `content` overrides the plain text shown above an embed (an ephemeral rack carries the "Played: …" line
+    `content` overrides the plain text shown above an embed (an ephemeral rack carries the "✓ You …" line
     there). For an edit every field is given, so a picture message can become text-only and back.
     """
     kwargs: dict[str, Any] = {"allowed_mentions": mentions(message)}
