@@ -18,6 +18,7 @@ from bot.games import ui_for
 from bot.games.base import UIButton, side_names
 from bot.i18n import You, addressing_you, game_name, t
 from bot.messages import Button, Keyboard, OutMessage
+from engine.errors import IllegalMove
 from renderers.picture import Picture
 from storage.models import Match, Seat
 
@@ -259,9 +260,29 @@ def rack_buttons(match: Match, state: dict[str, Any], seat: int, lang: str, pick
     ui = ui_for(match.game)
     view = ui.disguise(game.view(state, seat))
     offered = ui.offered_moves(game, state, seat)
-    if offered:
-        return ui.rack_buttons(view, offered, lang, pick)
-    return ui.standby_buttons(view, lang)
+    if not offered:
+        return ui.standby_buttons(view, lang)
+    buttons = ui.rack_buttons(view, offered, lang, pick)
+    if ui.checked_buttons:
+        buttons = _playable(game, state, seat, buttons, set(offered))
+    return buttons
+
+
+def _playable(game: Any, state: dict[str, Any], seat: int, buttons: list[list[UIButton]],
+              listed: set[str]) -> list[list[UIButton]]:
+    """The buttons without the moves the engine refuses (a button never offers a move that cannot be legal):
+    a listed move is legal as it stands; any other the engine's own parser judges."""
+    def legal(move: str) -> bool:
+        if move in listed:
+            return True
+        try:
+            game.parse_move(state, seat, move)
+        except IllegalMove:
+            return False
+        return True
+
+    kept = [[button for button in row if button.kind != "move" or legal(button.move)] for row in buttons]
+    return [row for row in kept if row]
 
 
 def button_moves(buttons: list[list[UIButton]]) -> list[str]:

@@ -33,6 +33,9 @@ class GameUI:
     # Lobby buttons for numeric table options the engine bounds but does not list (name -> values to cycle).
     option_cycles: dict[str, tuple[Any, ...]] = {}
     buttons_per_row = 4
+    # Whether the service must check each move button with the engine before showing it (a layout that builds
+    # moves beyond the legal list it was given, as the rummy picker does); the others offer listed moves only.
+    checked_buttons = False
 
     def option_values(self, name: str, spec: Any, options: dict[str, Any] | None = None) -> tuple[Any, ...]:
         """The values a lobby button cycles through for one option (empty: no button); `options`: the table's

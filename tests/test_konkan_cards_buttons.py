@@ -1,0 +1,63 @@
+"""Konkan (cards) in chat, through the service and its fake transport (issue 25): a button never offers a move the
+engine refuses — a joker freed by a swap has no "Discard" button (a joker is never discarded)."""
+
+from __future__ import annotations
+
+import pytest
+
+import engine
+from bot import callbacks
+from bot.games.konkan_cards import card_label
+from bot.i18n import t
+from bot.messages import Actor, ChatRef
+from tests.chat import PickerPlayer, fake_service, flat
+
+GAME = engine.get("konkan_cards")
+GROUP = ChatRef("fake", "-310", private=False)
+ALI = Actor("fake", "31", "Ali", language="en")
+
+
+@pytest.fixture
+async def setup(tmp_path):
+    async with fake_service(tmp_path / "majlis.db", seed=5) as (service, transport, store, _):
+        yield service, transport, store
+
+
+async def start_with(service, store, monkeypatch, layout: dict) -> int:
+    """Ali against a normal bot at a Konkan table dealt `layout`; the match id."""
+    dealt = GAME.new
+    monkeypatch.setattr(GAME, "new", lambda players, options=None, *, seed=None, layout_=None, **_:
+                        dealt(players, options, seed=seed, layout=layout))
+    await service.command(ALI, GROUP, "lang", ["en"])
+    await service.command(ALI, GROUP, "new", ["konkan_cards"])
+    match = await store.lobby_or_active_match("fake", GROUP.chat_id)
+    await service.press(ALI, GROUP, callbacks.encode("b", match.id, "normal"))
+    await service.press(ALI, GROUP, callbacks.encode("s", match.id))
+    return match.id
+
+
+class Player(PickerPlayer):
+    def labels(self) -> list[str]:
+        return [button.label for button in flat(self.keyboard())]
+
+
+async def test_a_joker_freed_by_a_swap_offers_no_discard_button(setup, monkeypatch):
+    service, transport, store = setup
+    melds = [{"seat": 1, "cards": ["9S", "X:TS", "JS"]}, {"seat": 0, "cards": ["KS", "KH", "KD"]}]
+    match_id = await start_with(service, store, monkeypatch, {
+        "hands": [["5H", "6H", "TS", "2C"], ["4C", "3C", "8D"]], "stock": ["8S", "QD", "4D"], "dealer": 0,
+        "melds": melds})
+    ali = Player(service, transport, ALI)
+    assert (await ali.press(ali.find("🂠"))).startswith("Played: ")
+    state = GAME.from_json((await store.get_match(match_id)).snapshot)
+    await ali.toggle(GAME.view(state, 0), ["TS"])
+    assert (await ali.press(ali.find(t("en", "konkan.swap", n=1), exact=True))).startswith("Played: ")
+    state = GAME.from_json((await store.get_match(match_id)).snapshot)
+    view = GAME.view(state, 0)
+    assert "X" in view["hand"]
+    await ali.toggle(view, ["X"])
+    ticked = ali.find(f"✓ {view['hand'].index('X') + 1}. 🃏", exact=True)
+    assert t("en", "rummy.discard", card=card_label("X")) not in ali.labels(), ali.labels()
+    await ali.press(ticked)  # untick the joker, tick a plain card: that one may be discarded
+    await ali.toggle(view, ["2C"])
+    assert (await ali.press(ali.find(t("en", "rummy.discard", card="2♣"), exact=True))).startswith("Played: ")
