@@ -61,3 +61,27 @@ async def test_a_joker_freed_by_a_swap_offers_no_discard_button(setup, monkeypat
     await ali.press(ticked)  # untick the joker, tick a plain card: that one may be discarded
     await ali.toggle(view, ["2C"])
     assert (await ali.press(ali.find(t("en", "rummy.discard", card="2♣"), exact=True))).startswith("Played: ")
+
+
+async def test_after_committing_the_prompt_and_take_button_do_not_ask_to_meld_the_take(setup, monkeypatch):
+    """Issue 25, defect 5 (konkan-cards.md: "After committing you may take from the discard pile without
+    melding"): once committed, the draw step's prompt and its take button say so, not "meld it now"."""
+    service, transport, store = setup
+    match_id = await start_with(service, store, monkeypatch, {
+        "hands": [["5H", "6H", "KC", "9S"], ["4C", "3C", "9D", "2S"]], "stock": ["8S", "QD", "4D", "7C"],
+        "dealer": 0, "round": 5})
+    ali = Player(service, transport, ALI)
+    state = GAME.from_json((await store.get_match(match_id)).snapshot)
+    top = card_label(GAME.view(state, 0)["discard_top"])
+    assert transport.latest(ALI.user_id).text == t("en", "konkan.prompt.draw_commit")
+    assert (await ali.press(ali.find(t("en", "konkan.commit"), exact=True))).startswith("Played: ")
+    rack = transport.latest(ALI.user_id)
+    assert rack.text == t("en", "konkan.prompt.draw_committed")
+    assert "meld it now" not in rack.text
+    labels = ali.labels()
+    assert t("en", "konkan.take_committed", top=top) in labels and t("en", "konkan.take", top=top) not in labels
+    assert (await ali.press(ali.find(t("en", "konkan.take_committed", top=top), exact=True))).startswith("Played: ")
+    assert transport.latest(ALI.user_id).text == t("en", "konkan.prompt.committed")
+    for lang in ("en", "ar"):
+        assert t(lang, "konkan.take_committed", top="7♥") != t(lang, "konkan.take", top="7♥")
+        assert t(lang, "konkan.prompt.draw_committed") != "konkan.prompt.draw_committed"

@@ -131,14 +131,15 @@ class KonkanCardsUI(RummyUI):
         commit = [[UIButton(t(lang, "konkan.commit"), "move", move="commit")]] if "commit" in legal else []
         if phase == "draw":
             buttons = [UIButton(t(lang, "konkan.draw", n=view.get("stock_size", 0)), "move", move="draw")]
-            if "take" in legal:
-                buttons.append(UIButton(t(lang, "konkan.take", top=card_label(view.get("discard_top") or "?")),
+            if "take" in legal:  # a committed player takes without melding (konkan-cards.md, final round)
+                key = "konkan.take_committed" if _committed(view) else "konkan.take"
+                buttons.append(UIButton(t(lang, key, top=card_label(view.get("discard_top") or "?")),
                                         "move", move="take"))
             return rows(buttons, 1) + commit
         lead = list(commit)
         if view.get("must_use") and len(legal) <= DIRECT_LIMIT:
             lead += [[UIButton(self.button_label(move, lang), "move", move=move)] for move in legal]
-        elif view.get("committed", [False] * 4)[view.get("seat") or 0]:
+        elif _committed(view):
             lead += [[UIButton(self.button_label(move, lang), "move", move=move)]
                      for move in legal if move.startswith("meld")]
         return self.picker_buttons(view, legal, lang, pick, lead=lead)
@@ -154,6 +155,8 @@ class KonkanCardsUI(RummyUI):
             key = "konkan.prompt.first_commit" if view.get("can_commit") else "konkan.prompt.first"
             return t(lang, key)
         if phase == "draw":
+            if _committed(view):
+                return t(lang, "konkan.prompt.draw_committed")
             key = "konkan.prompt.draw_commit" if view.get("can_commit") else "konkan.prompt.draw"
             return t(lang, key)
         if view.get("must_use"):
@@ -238,6 +241,12 @@ class KonkanCardsUI(RummyUI):
         if view.get("must_use") and turn is not None and turn < len(names):
             lines.append(t(lang, "konkan.took", name=names[turn], top=card_label(view["must_use"])))
         return "\n".join(lines)
+
+
+def _committed(view: dict[str, Any]) -> bool:
+    """Whether the view's own seat committed to Konkan (it then takes the discard without melding it)."""
+    seat = view.get("seat")
+    return seat is not None and bool((view.get("committed") or [False] * 4)[seat])
 
 
 def _grow(table: list[str], cards: list[str], number: int) -> list[str]:
