@@ -42,7 +42,7 @@ def describe_move(game_id: str, move: str, lang: str, view: dict[str, Any] | Non
 def option_text(game_id: str, options: dict[str, Any], lang: str) -> str:
     """`opt.NAME.VALUE` when the catalog names that value, else `opt.NAME` with {value}; unset (None) skipped."""
     parts = []
-    for name, value in options.items():
+    for name, value in ui_for(game_id).shown_options(options).items():
         if value is None:
             continue
         if _has(lang, f"opt.{name}.{value}"):
@@ -170,6 +170,8 @@ def caption(match: Match, state: dict[str, Any], seats: list[Seat], lang: str, r
         tail.append(t(lang, "table.scores", scores=ui.score_line(view, lang, names), target=view["target"]))
     else:
         tail.append(t(lang, "table.scores_no_target", scores=ui.score_line(view, lang, names)))
+    if not result["over"]:
+        head += ui.round_notes(view, lang, names)
     budget = summary.CAPTION_LIMIT - sum(len(line) + 1 for line in head + tail)
     moves = summary.recap(match.game, recent, shown_turn(match, state), view, names, lang, budget=budget,
                           hiding=hiding)
@@ -349,7 +351,8 @@ def scores(match: Match, state: dict[str, Any], seats: list[Seat], lang: str) ->
     names = seat_names(seats, lang)
     result = game.result(state)
     sides = side_names(view, names, lang)
-    lines = [t(lang, "score.title", game=game_name(lang, match.game), target=view.get("target") or "—")]
+    lines = [t(lang, "score.title", game=game_name(lang, match.game), target=view["target"]) if view.get("target")
+             else t(lang, "score.title_no_target", game=game_name(lang, match.game))]
     sections = summary.score_text(match.game, view, names, lang)
     if sections:
         lines += sections

@@ -7,9 +7,10 @@ import pytest
 
 import engine
 from bot import callbacks
-from bot.games.konkan_cards import card_label
+from bot.games.konkan_cards import UI, card_label
 from bot.i18n import t
 from bot.messages import Actor, ChatRef
+from renderers.labels import LABELS as RENDER_LABELS
 from tests.chat import PickerPlayer, fake_service, flat
 
 GAME = engine.get("konkan_cards")
@@ -85,3 +86,41 @@ async def test_after_committing_the_prompt_and_take_button_do_not_ask_to_meld_th
     for lang in ("en", "ar"):
         assert t(lang, "konkan.take_committed", top="7♥") != t(lang, "konkan.take", top="7♥")
         assert t(lang, "konkan.prompt.draw_committed") != "konkan.prompt.draw_committed"
+
+
+def _group_texts(transport) -> str:
+    return "\n".join(message.text for (chat, _), message in transport.current.items() if chat == GROUP.chat_id)
+
+
+async def test_an_extra_round_says_so_instead_of_round_6_of_5(setup, monkeypatch):
+    """Issue 25, defect 6 (konkan-cards.md "Match": tied lowest totals after five rounds play an extra round): the
+    table caption and the table text say it is an extra round, never "round 6 of 5", in both languages; the
+    picture's label names round 6 as extra."""
+    service, transport, store = setup
+    match_id = await start_with(service, store, monkeypatch, {
+        "hands": [["5H", "6H", "KC", "9S"], ["4C", "3C", "9D", "2S"]], "stock": ["8S", "QD", "4D", "7C"],
+        "dealer": 0, "round": 6, "scores": [120, 120]})
+    state = GAME.from_json((await store.get_match(match_id)).snapshot)
+    view = GAME.view(state, None)
+    assert (view["round"], view["rounds"]) == (6, 5)
+    shown = _group_texts(transport)
+    assert t("ar", "konkan.extra_round_note", n=6, total=5) in shown, shown  # the group speaks Arabic
+    assert "6 من 5" not in shown
+    for lang, wrong in (("en", "round 6 of 5"), ("ar", "الجولة 6 من 5")):
+        text = UI.describe_table(view, lang, ["Ali", "Bot"])
+        assert text.splitlines()[0] == t(lang, "konkan.table_extra_round", n=6, minimum=51) and wrong not in text
+        assert UI.round_notes(view, lang, ["Ali", "Bot"]) == [t(lang, "konkan.extra_round_note", n=6, total=5)]
+    assert UI.round_notes({**view, "round": 5}, "en", ["Ali", "Bot"]) == []
+    assert RENDER_LABELS["en"]["konkan.extra_round"].format(n=6) == "Round 6 (extra)"
+    assert RENDER_LABELS["ar"]["konkan.extra_round"].format(n=6) == "الجولة 6 (إضافية)"
+
+
+async def test_score_names_no_target_where_the_match_has_none(setup, monkeypatch):
+    """`/score` of a Konkan match (five rounds, no target score) has no "(target —)" in its title."""
+    service, transport, store = setup
+    await start_with(service, store, monkeypatch, {
+        "hands": [["5H", "6H", "KC", "9S"], ["4C", "3C", "9D", "2S"]], "stock": ["8S", "QD", "4D", "7C"], "dealer": 0})
+    reply = await service.command(ALI, GROUP, "score", [])
+    text = reply.text if reply is not None and reply.text else transport.latest(GROUP.chat_id).text
+    assert text.splitlines()[0] == t("en", "score.title_no_target", game=t("en", "game.konkan_cards")), text
+    assert "—)" not in text

@@ -42,6 +42,10 @@ class GameUI:
         options as they stand (a game may offer an option only in some modes)."""
         return tuple(spec.choices or self.option_cycles.get(name, ()))
 
+    def shown_options(self, options: dict[str, Any]) -> dict[str, Any]:
+        """The options a lobby line names (a game may leave out one another option already says)."""
+        return options
+
     # ---- table modes (a game with a mode picker overrides these) ------------------------------------------------
     def mode_choices(self, lang: str) -> list[tuple[str, str]]:
         """(label, mode) buttons `/new <game>` shows before a table opens; empty: the table opens at once."""
@@ -151,6 +155,11 @@ class GameUI:
 
     def describe_rack(self, view: dict[str, Any], lang: str) -> str:
         return " ".join(view.get("hand", []))
+
+    def round_notes(self, view: dict[str, Any], lang: str, names: list[str]) -> list[str]:
+        """Lines the table caption adds under its title about the round being played: a round beyond the
+        regular ones (an extra or decider round) says what it is and what changes in it."""
+        return []
 
     def describe_table(self, view: dict[str, Any], lang: str, names: list[str]) -> str:
         return ""

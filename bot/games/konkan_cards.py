@@ -224,10 +224,16 @@ class KonkanCardsUI(RummyUI):
             lines.append(t(lang, "konkan.prompt.must_use", top=card_label(view["must_use"])))
         return "\n".join(lines)
 
+    def round_notes(self, view: dict[str, Any], lang: str, names: list[str]) -> list[str]:
+        """An extra round (the lowest totals tied after the fifth, konkan-cards.md "Match") says so."""
+        if not _extra(view):
+            return []
+        return [t(lang, "konkan.extra_round_note", n=view.get("round"), total=view.get("rounds", 5))]
+
     def describe_table(self, view: dict[str, Any], lang: str, names: list[str]) -> str:
         top = view.get("discard_top")
-        lines = [t(lang, "konkan.table_round", n=view.get("round", 1), total=view.get("rounds", 5),
-                   minimum=view.get("minimum", 51)),
+        key = "konkan.table_extra_round" if _extra(view) else "konkan.table_round"
+        lines = [t(lang, key, n=view.get("round", 1), total=view.get("rounds", 5), minimum=view.get("minimum", 51)),
                  t(lang, "konkan.table_piles", stock=view.get("stock_size", 0), left=view.get("reshuffles_left", 0),
                    top=card_label(top) if top else "—")]
         hands = view.get("hand_sizes") or []
@@ -241,6 +247,11 @@ class KonkanCardsUI(RummyUI):
         if view.get("must_use") and turn is not None and turn < len(names):
             lines.append(t(lang, "konkan.took", name=names[turn], top=card_label(view["must_use"])))
         return "\n".join(lines)
+
+
+def _extra(view: dict[str, Any]) -> bool:
+    """A round beyond the match's five (played while the lowest totals are tied)."""
+    return int(view.get("round", 1)) > int(view.get("rounds", 5))
 
 
 def _committed(view: dict[str, Any]) -> bool:
