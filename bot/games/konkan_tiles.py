@@ -361,8 +361,7 @@ class KonkanTilesUI(RummyUI):
         top = view.get("discard_top")
         key = "kt.table_decider" if view.get("decider") else "kt.table_round"
         lines = [t(lang, key, mode=t(lang, f"opt.mode.{view.get('mode', 'quick')}"),
-                   n=view.get("round", 1), total=view.get("rounds", 5)),
-                 *self.round_notes(view, lang, names),
+                   n=view.get("round", 1), total=view.get("rounds", 5)),  # who plays forced: the caption's note
                  t(lang, "kt.table_piles", stock=view.get("stock_size", 0), left=view.get("reshuffles_left", 0),
                    top=tile_label(top) if top else "—", indicator=tile_label(view.get("indicator") or "—"),
                    joker=tile_label(view.get("joker") or "—"))]
