@@ -114,6 +114,7 @@ def test_no_keyboard_repeats_a_callback_code_and_set_aside_cards_keep_their_cont
                                           _seats(EVERY_GAME[game_id]), "en", pick, images=False)
         codes = [button.data for row in message.keyboard for button in row if button.data]
         assert len(codes) == len(set(codes)), [b.label for row in message.keyboard for b in row]
+        assert all(len(code.encode()) <= 64 for code in codes), codes  # Telegram's callback data limit
         if game_id in RUMMY and pick and [part for part in pick.split(".")[1:] if part != "~"]:  # a meld set aside
             staged_seen += 1
             hand = game.view(state, seat)["hand"]
