@@ -18,6 +18,7 @@ from bot.games import ui_for
 from bot.games.base import UIButton, side_names
 from bot.i18n import You, addressing_you, game_name, round_name, t, tn
 from bot.messages import Button, Keyboard, OutMessage
+from engine.errors import IllegalMove
 from renderers.picture import Picture
 from storage.models import Match, Seat
 
@@ -41,7 +42,7 @@ def describe_move(game_id: str, move: str, lang: str, view: dict[str, Any] | Non
 def option_text(game_id: str, options: dict[str, Any], lang: str) -> str:
     """`opt.NAME.VALUE` when the catalog names that value, else `opt.NAME` with {value}; unset (None) skipped."""
     parts = []
-    for name, value in options.items():
+    for name, value in ui_for(game_id).shown_options(options).items():
         if value is None:
             continue
         if _has(lang, f"opt.{name}.{value}"):
@@ -177,6 +178,8 @@ def caption(match: Match, state: dict[str, Any], seats: list[Seat], lang: str, r
         tail.append(t(lang, "table.scores", scores=ui.score_line(view, lang, names), target=view["target"]))
     else:
         tail.append(t(lang, "table.scores_no_target", scores=ui.score_line(view, lang, names)))
+    if not result["over"]:
+        head += ui.round_notes(view, lang, names)
     budget = summary.CAPTION_LIMIT - sum(len(line) + 1 for line in head + tail)
     moves = summary.recap(match.game, recent, shown_turn(match, state), view, names, lang, budget=budget,
                           hiding=hiding)
@@ -267,9 +270,29 @@ def rack_buttons(match: Match, state: dict[str, Any], seat: int, lang: str, pick
     ui = ui_for(match.game)
     view = ui.disguise(game.view(state, seat))
     offered = ui.offered_moves(game, state, seat)
-    if offered:
-        return ui.rack_buttons(view, offered, lang, pick)
-    return ui.standby_buttons(view, lang)
+    if not offered:
+        return ui.standby_buttons(view, lang)
+    buttons = ui.rack_buttons(view, offered, lang, pick)
+    if ui.checked_buttons:
+        buttons = _playable(game, state, seat, buttons, set(offered))
+    return buttons
+
+
+def _playable(game: Any, state: dict[str, Any], seat: int, buttons: list[list[UIButton]],
+              listed: set[str]) -> list[list[UIButton]]:
+    """The buttons without the moves the engine refuses (a button never offers a move that cannot be legal):
+    a listed move is legal as it stands; any other the engine's own parser judges."""
+    def legal(move: str) -> bool:
+        if move in listed:
+            return True
+        try:
+            game.parse_move(state, seat, move)
+        except IllegalMove:
+            return False
+        return True
+
+    kept = [[button for button in row if button.kind != "move" or legal(button.move)] for row in buttons]
+    return [row for row in kept if row]
 
 
 def button_moves(buttons: list[list[UIButton]]) -> list[str]:
@@ -336,7 +359,8 @@ def scores(match: Match, state: dict[str, Any], seats: list[Seat], lang: str) ->
     names = seat_names(seats, lang)
     result = game.result(state)
     sides = side_names(view, names, lang)
-    lines = [t(lang, "score.title", game=game_name(lang, match.game), target=view.get("target") or "—")]
+    lines = [t(lang, "score.title", game=game_name(lang, match.game), target=view["target"]) if view.get("target")
+             else t(lang, "score.title_no_target", game=game_name(lang, match.game))]
     sections = summary.score_text(match.game, view, names, lang)
     if sections:
         lines += sections

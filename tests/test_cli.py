@@ -193,8 +193,8 @@ def test_install_script_runs_pip_only_when_pyproject_changed(tmp_path):
 @pytest.mark.parametrize("args,table", [
     (["--players", "2"], "Private room (no stats) · Standard (Erbil) rules"),
     (["--players", "2", "--rules", "sulaymaniyah"], "Private room (no stats) · Sulaymaniyah rules"),
-    (["--rules", "sulaymaniyah"], "Sulaymaniyah · Sulaymaniyah rules"),
-    (["--players", "4", "--rules", "sulaymaniyah"], "Sulaymaniyah · Sulaymaniyah rules"),
+    (["--rules", "sulaymaniyah"], "\nSulaymaniyah\nPlayers"),
+    (["--players", "4", "--rules", "sulaymaniyah"], "\nSulaymaniyah\nPlayers"),
     ([], "Quick · Standard (Erbil) rules"),
     (["--mode", "private"], "Private room (no stats)"),
 ])

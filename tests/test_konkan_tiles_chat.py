@@ -161,7 +161,7 @@ def test_describe_move_covers_every_move_kind():
     assert UI.describe_move("lock K5 to 2 left", "en") == t("en", "kt.m.lock_left", tile="⬛5", n="2")
     assert UI.describe_move("swap B4 for 1", "en") == t("en", "kt.m.swap", tiles="🟦4", n="1")
     assert UI.describe_move("finish F", "en") == t("en", "kt.m.finish", tile="✳")
-    assert UI.describe_move("option joker", "en") == t("en", "kt.c.option_joker")
+    assert UI.describe_move("option joker", "en") == t("en", "kt.m.option_joker")  # what happened, not the button
     assert "🟥8=🟦6" in UI.describe_move("meld R8:B6 B7 B8", "en")
 
 

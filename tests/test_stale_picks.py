@@ -136,6 +136,9 @@ async def select(service: Service, transport: FakeTransport, positions: tuple[in
     clear = t("en", "rummy.clear")
     if any(b.label == clear for b in rack(transport)):
         await press_label(service, transport, clear)
+    ticked = next((b.label for b in rack(transport) if b.label.startswith("✓ ")), None)
+    if ticked is not None:  # one ticked card: its own toggle is the clear (no second button with its code)
+        await press_label(service, transport, ticked)
     for position in positions:
         await press_label(service, transport, f"{position + 1}. {CANASTA_UI.card_label(hand[position])}")
 

@@ -40,7 +40,7 @@ async def test_a_coin_table_of_two_played_by_buttons_pays_the_winner(store):
     server = FakeTelegram()
     async with Bot(server, store, seed=4) as bot:
         for who in (ALICE, CHAMS):
-            assert await coins(bot, who) == t("en", "coins.balance", n=500, daily=50)
+            assert await coins(bot, who) == t("en", "coins.balance_first_day", n=500, daily=50)
         match_id = await open_lobby(bot, ALICE, "/new konkan_cards")
         await lobby_press(bot, ALICE, "o:", ":stake")  # free -> 10
         await lobby_press(bot, ALICE, "o:", ":stake")  # 10 -> 50
@@ -51,7 +51,8 @@ async def test_a_coin_table_of_two_played_by_buttons_pays_the_winner(store):
         match = await store.get_match(match_id)
         assert match.status == "active" and match.stake == 50
         for who in (ALICE, CHAMS):
-            assert await coins(bot, who) == t("en", "coins.balance", n=450, daily=50)  # the stake is in the pot
+            # the stake is in the pot
+            assert await coins(bot, who) == t("en", "coins.balance_first_day", n=450, daily=50)
         seats = await store.seats(match_id)
         alice = await store.find_player("telegram", ALICE["id"])
         humans = {s.seat: TelegramRackPlayer(bot, ALICE if s.player_id == alice.id else CHAMS) for s in seats}
@@ -76,7 +77,8 @@ async def test_a_coin_table_of_two_played_by_buttons_pays_the_winner(store):
         print(f"Konkan coin table over Telegram: {len(result['history'])} rounds, {moves} moves, "
               f"{sum(h.presses for h in humans.values())} presses")
         for seat, human in humans.items():
-            assert await coins(bot, human.who) == t("en", "coins.balance", n=550 if seat == winner else 450, daily=50)
+            left = 550 if seat == winner else 450
+            assert await coins(bot, human.who) == t("en", "coins.balance_first_day", n=left, daily=50)
         assert await replays(store, match_id)
         top = await bot.command(ALICE, GROUP_ID, "/top konkan_cards")
         lines = top.params["text"].splitlines()

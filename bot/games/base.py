@@ -33,11 +33,18 @@ class GameUI:
     # Lobby buttons for numeric table options the engine bounds but does not list (name -> values to cycle).
     option_cycles: dict[str, tuple[Any, ...]] = {}
     buttons_per_row = 4
+    # Whether the service must check each move button with the engine before showing it (a layout that builds
+    # moves beyond the legal list it was given, as the rummy picker does); the others offer listed moves only.
+    checked_buttons = False
 
     def option_values(self, name: str, spec: Any, options: dict[str, Any] | None = None) -> tuple[Any, ...]:
         """The values a lobby button cycles through for one option (empty: no button); `options`: the table's
         options as they stand (a game may offer an option only in some modes)."""
         return tuple(spec.choices or self.option_cycles.get(name, ()))
+
+    def shown_options(self, options: dict[str, Any]) -> dict[str, Any]:
+        """The options a lobby line names (a game may leave out one another option already says)."""
+        return options
 
     # ---- table modes (a game with a mode picker overrides these) ------------------------------------------------
     def mode_choices(self, lang: str) -> list[tuple[str, str]]:
@@ -148,6 +155,11 @@ class GameUI:
 
     def describe_rack(self, view: dict[str, Any], lang: str) -> str:
         return " ".join(view.get("hand", []))
+
+    def round_notes(self, view: dict[str, Any], lang: str, names: list[str]) -> list[str]:
+        """Lines the table caption adds under its title about the round being played: a round beyond the
+        regular ones (an extra or decider round) says what it is and what changes in it."""
+        return []
 
     def describe_table(self, view: dict[str, Any], lang: str, names: list[str]) -> str:
         return ""

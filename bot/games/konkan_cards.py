@@ -131,8 +131,9 @@ class KonkanCardsUI(RummyUI):
         commit = [[UIButton(t(lang, "konkan.commit"), "move", move="commit")]] if "commit" in legal else []
         if phase == "draw":
             buttons = [UIButton(t(lang, "konkan.draw", n=view.get("stock_size", 0)), "move", move="draw")]
-            if "take" in legal:
-                buttons.append(UIButton(t(lang, "konkan.take", top=card_label(view.get("discard_top") or "?")),
+            if "take" in legal:  # a committed player takes without melding (konkan-cards.md, final round)
+                key = "konkan.take_committed" if _committed(view) else "konkan.take"
+                buttons.append(UIButton(t(lang, key, top=card_label(view.get("discard_top") or "?")),
                                         "move", move="take"))
             return rows(buttons, 1) + commit
         lead = list(commit)
@@ -141,7 +142,7 @@ class KonkanCardsUI(RummyUI):
         direct = [move for move in legal if not move.startswith("swap")]
         if view.get("must_use") and len(direct) <= DIRECT_LIMIT:
             lead += [[UIButton(self.button_label(move, lang), "move", move=move)] for move in direct]
-        elif view.get("committed", [False] * 4)[view.get("seat") or 0]:
+        elif _committed(view):
             lead += [[UIButton(self.button_label(move, lang), "move", move=move)]
                      for move in legal if move.startswith("meld")]
         return self.picker_buttons(view, legal, lang, pick, lead=lead)
@@ -157,6 +158,8 @@ class KonkanCardsUI(RummyUI):
             key = "konkan.prompt.first_commit" if view.get("can_commit") else "konkan.prompt.first"
             return t(lang, key)
         if phase == "draw":
+            if _committed(view):
+                return t(lang, "konkan.prompt.draw_committed")
             key = "konkan.prompt.draw_commit" if view.get("can_commit") else "konkan.prompt.draw"
             return t(lang, key)
         if view.get("must_use"):
@@ -224,10 +227,16 @@ class KonkanCardsUI(RummyUI):
             lines.append(t(lang, "konkan.prompt.must_use", top=card_label(view["must_use"])))
         return "\n".join(lines)
 
+    def round_notes(self, view: dict[str, Any], lang: str, names: list[str]) -> list[str]:
+        """An extra round (the lowest totals tied after the fifth, konkan-cards.md "Match") says so."""
+        if not _extra(view):
+            return []
+        return [t(lang, "konkan.extra_round_note", n=view.get("round"), total=view.get("rounds", 5))]
+
     def describe_table(self, view: dict[str, Any], lang: str, names: list[str]) -> str:
         top = view.get("discard_top")
-        lines = [t(lang, "konkan.table_round", n=view.get("round", 1), total=view.get("rounds", 5),
-                   minimum=view.get("minimum", 51)),
+        key = "konkan.table_extra_round" if _extra(view) else "konkan.table_round"
+        lines = [t(lang, key, n=view.get("round", 1), total=view.get("rounds", 5), minimum=view.get("minimum", 51)),
                  t(lang, "konkan.table_piles", stock=view.get("stock_size", 0), left=view.get("reshuffles_left", 0),
                    top=card_label(top) if top else "—")]
         hands = view.get("hand_sizes") or []
@@ -241,6 +250,17 @@ class KonkanCardsUI(RummyUI):
         if view.get("must_use") and turn is not None and turn < len(names):
             lines.append(t(lang, "konkan.took", name=names[turn], top=card_label(view["must_use"])))
         return "\n".join(lines)
+
+
+def _extra(view: dict[str, Any]) -> bool:
+    """A round beyond the match's five (played while the lowest totals are tied)."""
+    return int(view.get("round", 1)) > int(view.get("rounds", 5))
+
+
+def _committed(view: dict[str, Any]) -> bool:
+    """Whether the view's own seat committed to Konkan (it then takes the discard without melding it)."""
+    seat = view.get("seat")
+    return seat is not None and bool((view.get("committed") or [False] * 4)[seat])
 
 
 def _grow(table: list[str], cards: list[str], number: int) -> list[str]:

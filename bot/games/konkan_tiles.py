@@ -21,11 +21,13 @@ from typing import Any
 from bot.games.base import UIButton, rows
 from bot.games.rummy import Pick, RummyUI
 from bot.i18n import t, tn
+from bot.sheet import Sheet
 from engine.konkan_tiles.modes import KIRKUK, MODES
 from engine.konkan_tiles.tiles import FALSE_JOKER, bare, tile_key
 from renderers.konkan_tiles import arrange
 
 COLOUR_MARK = {"R": "🟥", "K": "⬛", "B": "🟦", "Y": "🟨"}
+FINISH_KINDS = ("normal", "hidden", "konkan", "konkan10")  # how a round's finisher went out (engine round log)
 DIRECT_LIMIT = 4  # whole openings / Konkan finishes offered as one button each
 PICKER_MODES = ("quick", "ranked", "sulaymaniyah", "turbo", "tournament", KIRKUK, "private")
 OPEN_TOURNAMENT = False  # tournament tables are opened by a bracket (bot/core/tournaments.py), never from /new
@@ -129,6 +131,12 @@ class KonkanTilesUI(RummyUI):
         if name == "rules" and (options or {}).get("mode") == "private":
             return tuple(spec.choices)
         return ()
+
+    def shown_options(self, options: dict[str, Any]) -> dict[str, Any]:
+        """The Sulaymaniyah mode is played by Sulaymaniyah rules: its lobby line names them once."""
+        if options.get("mode") == options.get("rules"):
+            return {name: value for name, value in options.items() if name != "rules"}
+        return options
 
     def mode_choices(self, lang: str) -> list[tuple[str, str]]:
         out = []
@@ -265,16 +273,29 @@ class KonkanTilesUI(RummyUI):
             return rows([UIButton(t(lang, f"kt.c.{move.replace(' ', '_')}"), "move", move=move) for move in legal], 1)
         if phase == "draw":
             buttons = [UIButton(t(lang, "kt.c.draw", n=view.get("stock_size", 0)), "move", move="draw")]
-            if "take" in legal:
-                buttons.append(UIButton(t(lang, "kt.c.take", tile=tile_label(view.get("discard_top") or "?")),
-                                        "move", move="take"))
-            return rows(buttons, 1)
+            take = self._take_button(view, legal, lang, pick) if "take" in legal else None
+            return rows(buttons + ([take] if take else []), 1)
         seat = view.get("seat") or 0
         konkan = bool((view.get("konkan") or [False] * 4)[seat])
         whole = [move for move in legal if move.startswith("meld ") and " | " in move][:DIRECT_LIMIT]
         key = "kt.c.konkan" if konkan else "kt.c.open"
         lead = [[UIButton(t(lang, key, melds=self._melds_text(move)), "move", move=move)] for move in whole]
         return self.picker_buttons({**view, "_legal": legal}, legal, lang, pick, lead=lead)
+
+    def _take_button(self, view: dict[str, Any], legal: list[str], lang: str, pick: str | None) -> UIButton | None:
+        """Taking the discard before opening puts the player in Konkan mode unless they open with the tile this
+        turn (konkan-tiles.md "Voluntary entry"): as with a discard that fails an opening, the first press only
+        arms a second, explicit button that warns of it."""
+        tile = tile_label(view.get("discard_top") or "?")
+        seat = view.get("seat")
+        unopened = seat is not None and (view.get("opened") or [None] * 4)[seat] is None
+        if not unopened or (view.get("konkan") or [False] * 4)[seat]:
+            return UIButton(t(lang, "kt.c.take", tile=tile), "move", move="take")
+        state = self.pick_of(view, pick)
+        if state.confirm:
+            return UIButton(t(lang, "kt.c.take_confirm", tile=tile), "move", move="take")
+        return self._pick_button(t(lang, "kt.c.take_warn", tile=tile), replace(state, confirm=True),
+                                 view.get("hand") or [])
 
     def _melds_text(self, move: str) -> str:
         return " · ".join(tiles_text(part.split()) for part in move[5:].split(" | "))
@@ -318,11 +339,27 @@ class KonkanTilesUI(RummyUI):
             return t(lang, f"kt.m.lock_{words[4]}", tile=tile_label(words[1]), n=words[3])
         if verb in ("discard", "finish") and len(words) == 2:
             return t(lang, f"kt.m.{verb}", tile=tile_label(words[1]))
-        if verb == "option" and len(words) == 2:
-            return t(lang, f"kt.c.option_{words[1]}")
+        if verb == "option" and len(words) == 2:  # narrated as what happened, not as the button's imperative
+            return t(lang, f"kt.m.option_{words[1]}")
         if verb in ("draw", "take") and len(words) == 1:
             return t(lang, f"kt.m.{verb}")
         return move
+
+    def round_sheet(self, detail: dict[str, Any], number: int, view: dict[str, Any], names: list[str],
+                    sides: list[str], lang: str) -> Sheet:
+        """The default sheet (each side's points and total) under a title that says which round it was (the
+        decider by name), who finished it and how: a normal, hidden, Konkan or Konkan-10 finish, or a void."""
+        sheet = super().round_sheet(detail, number, view, names, sides, lang)
+        regular = int(view.get("rounds") or number)
+        number = int(detail.get("round") or number)
+        label = t(lang, "kt.sheet.decider") if number > regular else t(lang, "kt.sheet.round", n=number)
+        finisher, kind = detail.get("finisher"), detail.get("kind", "normal")
+        if finisher is None or kind == "void":
+            title = t(lang, "kt.sheet.void", round=label)
+        else:
+            name = names[finisher] if finisher < len(names) else "?"
+            title = t(lang, f"kt.sheet.{kind if kind in FINISH_KINDS else 'normal'}", round=label, name=name)
+        return replace(sheet, title=title)
 
     def _status(self, view: dict[str, Any], seat: int, lang: str) -> str:
         if (view.get("eliminated") or [False] * 4)[seat]:
@@ -347,10 +384,22 @@ class KonkanTilesUI(RummyUI):
             lines.append(self._status(view, seat, lang))
         return "\n".join(lines)
 
+    def round_notes(self, view: dict[str, Any], lang: str, names: list[str]) -> list[str]:
+        """The decider round (konkan-tiles.md "Match structure") says it is one, and who plays it in forced Konkan
+        mode (the trailing side within 400) or that the tied totals play it under normal rules."""
+        if not view.get("decider"):
+            return []
+        forced = [names[seat] if seat < len(names) else "?" for seat in view.get("forced") or []]
+        if not forced:
+            return [t(lang, "kt.decider_tied")]
+        together = forced[0] if len(forced) == 1 else t(lang, "team", a=forced[0], b=" & ".join(forced[1:]))
+        return [t(lang, "kt.decider_forced", names=together)]
+
     def describe_table(self, view: dict[str, Any], lang: str, names: list[str]) -> str:
         top = view.get("discard_top")
-        lines = [t(lang, "kt.table_round", mode=t(lang, f"opt.mode.{view.get('mode', 'quick')}"),
-                   n=view.get("round", 1), total=view.get("rounds", 5)),
+        key = "kt.table_decider" if view.get("decider") else "kt.table_round"
+        lines = [t(lang, key, mode=t(lang, f"opt.mode.{view.get('mode', 'quick')}"),
+                   n=view.get("round", 1), total=view.get("rounds", 5)),  # who plays forced: the caption's note
                  t(lang, "kt.table_piles", stock=view.get("stock_size", 0), left=view.get("reshuffles_left", 0),
                    top=tile_code(top) if top else "—", indicator=tile_code(view.get("indicator") or "—"),
                    joker=tile_code(view.get("joker") or "—"))]

@@ -19,8 +19,11 @@ Positions always index view["hand"] as the engine sends it; sorting only changes
 same card in the picture and on the buttons whatever the order.
 
 Legality comes from the legal move list where the engine lists the move (single melds, additions, discards); an
-action the list cannot settle (a multi-meld opening, a meld below the minimum) is still offered when the cards
-have a meld's shape, and the engine's reason comes back as an alert when it is refused.
+action the list cannot settle (a multi-meld opening, a meld below the minimum) is built when the cards have a
+meld's shape, and the service then keeps only the move buttons the engine accepts (`checked_buttons`), so a
+button never offers a move that cannot be legal (a joker, or a card while a taken discard waits, is no discard).
+
+A card of a set-aside meld takes itself out of it when pressed (`unstaged`): every control has its own code.
 """
 
 from __future__ import annotations
@@ -103,6 +106,7 @@ class RummyUI(GameUI):
 
     toggles_per_row = 4
     suits = "SHDC"  # the suit order of the "by suit" sort
+    checked_buttons = True  # the picker builds moves the legal list cannot settle: the service checks each
 
     def pick_hint(self, pick: str, lang: str) -> str:
         """Nothing: a press here ticks a card, sorts or stages a meld, and the redrawn rack shows the result."""
@@ -192,6 +196,15 @@ class RummyUI(GameUI):
         state = self.pick_of(view, pick)
         return tuple(sorted(state.selected | state.staged_positions))
 
+    @staticmethod
+    def unstaged(state: Pick, position: int) -> Pick:
+        """Pressing a card of a set-aside meld takes that card out: its meld goes back to the selection without
+        it. Each card of the meld thus leads to a different picking state, so each keeps a control of its own
+        (Discord keeps only the first component of a custom_id, and a shared code hid the meld's other cards)."""
+        group = next(g for g in state.staged if position in g)
+        return replace(state, staged=tuple(g for g in state.staged if g != group),
+                       selected=state.selected | (set(group) - {position}))
+
     def _pick_button(self, label: str, state: Pick, hand: Sequence[str]) -> UIButton | None:
         code = state.encode(hand)
         return UIButton(label, "pick", code) if len(code) <= MAX_PICK else None
@@ -207,9 +220,7 @@ class RummyUI(GameUI):
         for position in self.order(hand, state.sort, view):
             label = f"{position + 1}. {self.card_label(hand[position])}"
             if position in staged:
-                group = next(g for g in state.staged if position in g)
-                button = self._pick_button(f"📌 {label}", replace(
-                    state, staged=tuple(g for g in state.staged if g != group)), hand)
+                button = self._pick_button(f"📌 {label}", self.unstaged(state, position), hand)
             elif position in state.selected:
                 button = self._pick_button(f"✓ {label}", replace(state, selected=state.selected - {position}), hand)
             else:
@@ -222,9 +233,9 @@ class RummyUI(GameUI):
         out += rows(toggles, self.toggles_per_row)
         out += rows(actions, 2)
         tools = []
-        if not state.empty:
-            tools.append(UIButton(t(lang, "rummy.clear"), "pick", replace(state, selected=frozenset(), staged=())
-                                  .encode(hand)))
+        cleared = replace(state, selected=frozenset(), staged=()).encode(hand)
+        if not state.empty and cleared not in {button.arg for button in toggles}:  # one ticked card: its toggle clears
+            tools.append(UIButton(t(lang, "rummy.clear"), "pick", cleared))
         sort, key = self.sort_toggle(state.sort)
         flipped = self._pick_button(t(lang, key), replace(state, sort=sort), hand)
         if flipped is not None:
@@ -254,7 +265,7 @@ class RummyUI(GameUI):
             for number, move, fits in self.add_moves(cards, view):
                 if move in legal_set or fits:
                     out.append(UIButton(t(lang, "rummy.add", n=number), "move", move=move))
-        if len(cards) == 1 and not groups:
+        if len(cards) == 1 and not groups and self.discard_move(cards[0]) in legal_set:
             button = self.discard_button(view, lang, state, hand, cards[0])
             if button is not None:
                 out.append(button)
