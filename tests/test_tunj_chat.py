@@ -16,7 +16,7 @@ from engine.bots import decide
 from storage import Store
 from tests.chat import Clock, fake_service
 from tests.fakes import FakeTransport
-from tests.tunj_tables import table
+from tests.tunj_tables import play_out_bot_turn, table
 
 GAME = engine.get("tunj")
 UI = ui_for("tunj")
@@ -433,15 +433,16 @@ def _policy(legal: list[str]) -> str:
 
 
 async def test_whole_hand_human_against_a_bot_by_button_presses(setup):
-    service, transport, store, _ = setup
+    service, transport, store, clock = setup
     match = await open_tunj(service, players=(ALI,), bots=("random",))
     human = next(seat.seat for seat in await store.seats(match.id) if seat.display_name == "Ali")
     presses = called = within = 0
     for _ in range(1500):
+        await play_out_bot_turn(service, clock, match.id)
         match, state = await _state(store, match.id)
         if match.status != "active":
             break
-        assert GAME.to_move(state) == human, "the bot plays its turns at once"
+        assert GAME.to_move(state) == human, "the bot's paced turn is over"
         legal = GAME.legal_moves(state, human)
         want = _policy(legal)
         called += want == "tunj"
@@ -510,7 +511,7 @@ async def test_pictures_through_the_service_follow_the_pick(tmp_path):
 
 
 async def test_a_bot_calls_a_typed_attempt_at_once(setup):
-    service, transport, store, _ = setup
+    service, transport, store, clock = setup
     match = await open_tunj(service, players=(ALI,), bots=("normal",))
     match, state = await _state(store, match.id)
     human = GAME.to_move(state)
@@ -520,6 +521,9 @@ async def test_a_bot_calls_a_typed_attempt_at_once(setup):
     records = (await store.moves(match.id))[logged:]
     assert records[0].seat == human and records[0].actor == "human"
     assert (records[1].move, records[1].actor, records[1].seat) == ("tunj", "bot", 1 - human)
+    assert len(records) == 2, "then the bot's own turn goes at its pace, a move at a time"
+    await play_out_bot_turn(service, clock, match.id)
+    records = (await store.moves(match.id))[logged:]
     assert all(record.seat == 1 - human for record in records[1:]), "the turn passed to the caller"
     match, state = await _state(store, match.id)
     assert GAME.to_move(state) in (human, None)

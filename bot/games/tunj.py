@@ -68,6 +68,11 @@ def claim_open(view: dict[str, Any]) -> bool:
     return bool((view.get("claim") or {}).get("open"))
 
 
+def claim_window(view: dict[str, Any], options: dict[str, Any]) -> float:
+    """Seconds the opponent has to call Tunj!: the match's option, else the engine's own, else the default."""
+    return float(options.get("claim_seconds") or view.get("claim_seconds") or CLAIM_SECONDS)
+
+
 def _house(view: dict[str, Any], name: str) -> list[str]:
     return list((view.get("houses") or [[]] * 8)[int(name[1:]) - 1])
 
@@ -199,11 +204,17 @@ class TunjUI(GameUI):
     def timer_seconds(self, view: dict[str, Any], options: dict[str, Any], chat_timer: int | None) -> float | None:
         """An open claim gets the match's call window; otherwise the usual turn timer."""
         if claim_open(view):
-            return float(options.get("claim_seconds") or view.get("claim_seconds") or CLAIM_SECONDS)
+            return claim_window(view, options)
         return super().timer_seconds(view, options, chat_timer)
 
     def forced_timeout_move(self, view: dict[str, Any]) -> str | None:
         return "expire" if claim_open(view) and not view.get("over") else None
+
+    def bot_pause(self, view: dict[str, Any], options: dict[str, Any]) -> float | None:
+        """After each bot move, as long as a claim window (rules/tunj.md, "Bots"): a slip's window is then
+        indistinguishable from the wait after a clean move. The chat's turn timer plays no part (the terminal
+        switches it off; the rules still time the window)."""
+        return None if view.get("over") else claim_window(view, options)
 
     # ---- texts ----------------------------------------------------------------------------------------------
     def _pile_name(self, pile: str, lang: str) -> str:
