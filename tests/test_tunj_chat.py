@@ -180,7 +180,7 @@ def test_texts_for_moves_claims_and_the_board():
     assert UI.describe_move("tunj", "en", GAME.view(called, None)) == \
         "called Tunj! — H1 → F1 broke: foundations go up by suit from the ace"
     expired = GAME.apply(after, 1, "expire")
-    assert "No call in time: H1 → F1 stays refused (it broke: foundations go up" in \
+    assert "No call in time: Ali's H1 → F1 stays refused (it broke: foundations go up" in \
         UI.describe_table(GAME.view(expired, None), "en", names)
     rack = UI.describe_rack(GAME.view(state, 1), "ar")
     assert rack.splitlines()[2].startswith("أنت:")  # seat 1's own line names it "you"
@@ -593,7 +593,7 @@ def test_a_called_or_expired_claim_and_a_wasted_card_are_told_in_the_readers_lan
     assert called == ["Ali نادى طنج! حركة Mona (الاحتياط إلى H5) خالفت: البيوت تنزل درجة واحدة بلونين متناوبين. "
                       "أُلغيت وانتقل الدور."]
     expired = UI.describe_events(GAME.view(GAME.apply(attempt, 0, "expire"), None), "ar", names)
-    assert expired == ["لم ينادِ أحد في الوقت: تبقى الحركة (الاحتياط إلى H5) مرفوضة (خالفت: البيوت تنزل درجة واحدة "
+    assert expired == ["لم ينادِ أحد في الوقت: تبقى حركة Mona (الاحتياط إلى H5) مرفوضة (خالفت: البيوت تنزل درجة واحدة "
                        "بلونين متناوبين)."]
     turned = GAME.apply(table(reserves=(["9S"], ["9D"]), hands=(["5C", "7D"], ["5H", "4D"])), 0, "turn")
     assert UI.describe_events(GAME.view(turned, None), "en", names) == ["Ali's turned card 5♣ went to the waste."]
@@ -635,7 +635,8 @@ def test_the_recap_keeps_an_attempt_in_view_with_the_closed_window_that_answered
     log.entries.append((0, "expire", GAME.view(expired, None), 1))
     assert summary.recap("tunj", log, 1, GAME.view(expired, None), ["Ali", "Mona"], "en") == [
         "Mona: attempted reserve → H5 — broke: houses go down by one in alternating colours",
-        "Ali: window closed — no call; reserve → H5 broke: houses go down by one in alternating colours"]
+        "Ali: window closed with no call — their opponent's reserve → H5 broke: houses go down by one in alternating "
+        "colours"]
 
 
 def test_the_first_press_buttons_are_in_the_players_language():
