@@ -114,3 +114,35 @@ async def test_a_call_during_the_bots_pause_answers_a_slip_and_is_refused_after_
             assert GAME.to_move(GAME.from_json((await store.get_match(match.id)).snapshot)) == human
             won += 1
     assert refused and won
+
+
+async def test_a_restart_during_the_bots_pause_waits_for_it_then_the_timer_plays_on(tmp_path):
+    """The pause is stored as the match's deadline: a new process neither plays the bot's next move early on
+    resume nor loses it — its timer plays it when the pause ends."""
+    from tests.chat import opened_store
+    from tests.test_restart_timers import service_on
+
+    path = str(tmp_path / "restart.db")
+    async with fake_service(path, seed=5) as (service, transport, store, clock):
+        match = await open_tunj(service, players=(ALI,), bots=("strong",))
+        human = next(seat.seat for seat in await store.seats(match.id) if seat.is_human)
+        for _ in range(200):  # the human plays until the bot has made a move and keeps the turn
+            match = await store.get_match(match.id)
+            state = GAME.from_json(match.snapshot)
+            if GAME.to_move(state) != human:
+                break
+            await service.command(ALI, GROUP, "m", _plain(GAME.legal_moves(state, human)).split())
+        assert GAME.to_move(state) != human and state["claim"] is None, "the strong bot pauses after a clean move"
+        paused = match
+    async with opened_store(path) as store:
+        restarted = service_on(store, clock, transport, seed=6)
+        await restarted.resume()
+        match = await store.get_match(paused.id)
+        assert (match.version, match.deadline) == (paused.version, paused.deadline), "resume waits for the pause"
+        clock.now = paused.deadline - 0.01
+        assert await restarted.tick() == 0
+        clock.now = paused.deadline + 0.01
+        assert await restarted.tick() == 1
+        match = await store.get_match(paused.id)
+        assert match.version > paused.version
+        assert (await store.moves(match.id))[paused.version].actor == "bot"
