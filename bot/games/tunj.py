@@ -11,7 +11,8 @@ the table), and while a claim is open the chat shows the attempt like any move, 
 to move, and draws no claim banner (`disguise`). Once the claim is called or its window closes, the call or the
 closed window says what the attempt broke. `expire` is never a button: the service makes it when the window
 closes (forced_timeout_move). A call with no claim open is refused by the service, which then takes no call from
-that seat before the mover's next move.
+that seat before the mover's next move. A bot plays its turn a move at a time, each followed by a pause as long as
+the claim window (`bot_pause`): a slip's open window then looks like the pause after any other bot move.
 
 The picking state is the chosen source: `R`, `T`, `Hn`, or a run `Hnxk` (the run `Hn:k`; a colon would split the
 button's action code).
