@@ -16,7 +16,8 @@ for 2 (konkan51); Konkan tiles 1v1 (mode=private). Kenza's human presses the fir
 the recorded API calls (a two-step "pick" is followed by the first choice). Canasta's, Tunj's and both Konkans' human
 has its move chosen on the bench side by the engine's normal bot from its seat's view and TYPED (`/m <move>` in the
 private chat on Telegram, the `m` slash command on Discord): the same pipeline, only the input is a command. The bot
-answers inside the same update, as in production.
+answers inside the same update, as in production (Tunj's bot makes its first move there, the rest at its pace on the
+turn-timer loop: rules/tunj.md, "Bots").
 
 `--think 0` (the default) is a saturated process: every simulated player moves again the moment it is answered,
 which shows capacity. `--think T` makes each player wait a random time uniform in [0, 2T] before every move, like

@@ -49,7 +49,9 @@ class Table:
 TABLES = {
     "kenza": Table("kenza"),
     "canasta": Table("canasta", {"variant": "duo", "target": "2500"}, typed=True),
-    "tunj": Table("tunj", typed=True),
+    # Tunj's bot plays a move at a time, each followed by a claim window's pause (rules/tunj.md, "Bots"): the
+    # shortest window keeps a run short; the bot's later moves are the production timer loop's work.
+    "tunj": Table("tunj", {"claim_seconds": "1"}, typed=True),
     # Konkan's rack is Canasta's picker (toggles, set aside, meld / add / swap / discard): typed like Canasta.
     "konkan_cards": Table("konkan_cards", typed=True),
     # one human against one bot: Konkan's 1v1 is the private room (untimed, no stats); its picker is multi-step
@@ -88,10 +90,12 @@ class TypedHuman:
         """The human's next move, or None when the match is over. Waits while the stored position shows another
         seat to move (a turn timer's move and the bot's answer are being committed)."""
         seat = await self.seat(store, match_id)
-        for _ in range(200):
+        waited, version = 0, -1
+        while waited < 200:  # 10 s with nothing stored; a bot moving at its pace (Tunj) is still moving
             match = await store.get_match(match_id)
             if match is None or match.status != "active":
                 return None
+            waited, version = (0, match.version) if match.version != version else (waited + 1, version)
             state = self.game.from_json(match.snapshot)
             if self.game.to_move(state) == seat:
                 started = time.perf_counter()

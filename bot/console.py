@@ -5,7 +5,9 @@ terminal too. Type a number to press the button with that number, a move in nota
 command (`/score`, `/hand`, `/rules`, `/lang en`). Ctrl-C or Ctrl-D leaves.
 
 Turn timers are off (a player at the terminal may think as long as they like), but windows the rules time — a
-Tunj claim's call window — run on the service's clock, so a bot's uncalled slip is refused and play goes on.
+Tunj claim's call window, and a Tunj bot's pause after each of its moves — run on the service's clock, so a bot's
+uncalled slip is refused and play goes on. What they bring is printed while the prompt waits for your line: it
+starts on a line of its own and the prompt comes again under it.
 """
 
 from __future__ import annotations
@@ -57,6 +59,9 @@ class ConsoleTransport:
         self.lobby_buttons: list[Button] = []
         self.quiet = False  # while the table is being set up: the lobby's intermediate states are noise here
         self.private_shown = 0  # private messages printed so far (a command that printed one needs no reply)
+        # The prompt printed and waiting for a line, if any: what the timers print meanwhile (a bot's Tunj move, a
+        # closed Tunj! window) must not run on after it, and leaves the prompt under it again.
+        self.prompt: str | None = None
 
     async def send(self, chat_id: str, message: OutMessage) -> str:
         self._remember(chat_id, message)
@@ -122,7 +127,14 @@ class ConsoleTransport:
             lines += [f"  [{number}] {label}" for number, _button, label in numbered]
         elif buttons and any(button.data.startswith(("j:", "s:", "n:")) for button in buttons):
             self.lobby_buttons = buttons
-        print("\n".join(lines), file=self.out, flush=True)
+        if self.prompt is None:
+            print("\n".join(lines), file=self.out, flush=True)
+        else:
+            # The cursor waits after the prompt: a terminal clears that line (the prompt comes again below, so a
+            # run of bot moves leaves one prompt under the last), anything else gets a new line.
+            tty = getattr(self.out, "isatty", lambda: False)()
+            print(("\r\x1b[K" if tty else "\n") + "\n".join(lines) + "\n" + self.prompt, end="", file=self.out,
+                  flush=True)
 
 
 def numbers(buttons: list[Button]) -> list[tuple[int, Button, str]]:
@@ -288,12 +300,17 @@ async def _read_moves(service: Service, transport: ConsoleTransport, match_id: i
             return
         transport.switch(you.user_id, t(lang, "console.turn_of", name=_called(you)))
         prompt = t(lang, "console.prompt")
+        if len(players) > 1:
+            prompt = f"[{_called(you)}] {prompt}"
         try:
-            answer = read(f"[{_called(you)}] {prompt}" if len(players) > 1 else prompt)
+            transport.prompt = prompt
+            answer = read(prompt)
             text = (await answer if inspect.isawaitable(answer) else answer).strip()
         except (EOFError, KeyboardInterrupt):
             print("\n" + t(lang, "console.bye"), file=transport.out)
             return
+        finally:
+            transport.prompt = None
         if not text:
             continue
         if text.lower() in QUIT:

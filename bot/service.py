@@ -156,7 +156,8 @@ class Service(Lobby, Play, Timers, Delivery, Ladder, Standings, Coins, Replays, 
         self._fresh_reads()
         for match in await self.store.active_matches():
             async with self._locks[match.id]:
-                after = await self._run_bots(match)
+                # A bot pausing between its moves (Tunj) goes on when its pause ends: that is the timer's.
+                after = match if await self._bot_waiting(match) else await self._run_bots(match)
             if after.version != match.version:
                 self._schedule(after, changed_seats=None, new_turn=True)
         await self._resume_deliveries()

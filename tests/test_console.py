@@ -117,7 +117,8 @@ async def test_lang_switch_changes_the_console_prompt():
 
 
 class FixedClock:
-    """The service's clock, held still: a claim window never closes by itself during the test."""
+    """The service's clock, held still: a claim window (or a bot's pause) never closes by itself during the test,
+    only when the test moves it."""
 
     now = 1_000_000.0
 
@@ -134,7 +135,8 @@ async def test_terminal_tunj_hand_where_the_human_calls_the_bots_slip_and_wins_t
     from tests.test_telegram_tunj import policy
 
     game = engine.get("tunj")
-    store, service, transport, out = await console_service(3, FixedClock())
+    clock = FixedClock()
+    store, service, transport, out = await console_service(3, clock)
     calls: list[int] = []  # output length when each call was made
     typed = 0
 
@@ -152,6 +154,10 @@ async def test_terminal_tunj_hand_where_the_human_calls_the_bots_slip_and_wins_t
             assert labels == [t("en", "tunj.btn.call")], labels
             calls.append(len(out.getvalue()))
             return "1"
+        if (await store.seats(match.id))[seat].bot_level:  # the bot's pause after a clean move: let it end
+            clock.now = match.deadline + 0.01
+            await service.tick()
+            return ""
         return policy(game.legal_moves(state, seat))
 
     await play(service, transport, "tunj", 2, {}, "en", read=read, bots="normal", timer_interval=3600)

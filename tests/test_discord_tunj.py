@@ -17,6 +17,7 @@ from bot.games.tunj import card_label, pick_key
 from bot.i18n import pick_language, t
 from bot.service import Service
 from storage import Store
+from tests.clock import Clock
 from tests.dc_harness import (
     AMINA,
     CHANNEL_ID,
@@ -34,6 +35,7 @@ from tests.dc_harness import (
     start_adapter,
 )
 from tests.test_telegram_tunj import policy
+from tests.tunj_tables import play_out_bot_turn
 
 GAME = engine.get("tunj")
 UI = ui_for("tunj")
@@ -92,7 +94,9 @@ async def test_whole_hand_against_a_random_bot_by_ephemeral_components(store):
     fake = FakeDiscord()
     watch = SecretWatch(fake, store, "tunj", card_label, {})
     fake.watch = watch
-    adapter = await start_adapter(store, fake, service=Service(store, seed_source=random.Random(SEED)))
+    clock = Clock()
+    adapter = await start_adapter(store, fake, service=Service(store, clock=clock,
+                                                               seed_source=random.Random(SEED)))
     try:
         match_id, _ = await open_against_bot(fake, adapter, store, AMINA, {"game": "tunj"}, "random")
         human = next(s.seat for s in await store.seats(match_id) if s.is_human)
@@ -102,12 +106,23 @@ async def test_whole_hand_against_a_random_bot_by_ephemeral_components(store):
         table_id = fake.last_with_button("h:")["id"]
         rack_id = (await open_hand(fake, adapter, AMINA))["id"]
         moves = clicks = called = 0
-        attempts_seen = calls_seen = 0
+        attempts_seen = calls_seen = paused = 0
+
+        async def look() -> None:
+            """During the bot's turn the channel's table keeps the Tunj! control; the ephemeral drawn with the
+            bot's first move holds it too."""
+            assert any(c.code == f"t:{match_id}" for c in controls(fake.messages[table_id]))
+            assert [c.label for c in controls(fake.messages[rack_id])] == [t("en", "tunj.btn.call")]
+
         for moves in range(MAX_MOVES):  # noqa: B007 (reported below)
+            ended = await play_out_bot_turn(adapter.service, clock, match_id, look=look)
+            if ended:  # the ephemeral shows the bot's first move: "My hand" again for the human's own turn
+                paused += ended
+                rack_id = (await open_hand(fake, adapter, AMINA))["id"]
             match, state = await position(store, match_id)
             if match.status != "active":
                 break
-            assert GAME.to_move(state) == human, "the bot plays its turns at once"
+            assert GAME.to_move(state) == human, "the bot's paced turn is over"
             want = policy(GAME.legal_moves(state, human))
             if want == "tunj":
                 called += 1
@@ -131,6 +146,7 @@ async def test_whole_hand_against_a_random_bot_by_ephemeral_components(store):
         print(f"tunj hand over Discord: {moves} human moves, {clicks} clicks, {called} calls "
               f"(attempt on the table {attempts_seen}, call {calls_seen})")
         assert called >= 1, "the random bot's attempts were called with the Tunj! button"
+        assert paused > moves / 4, "the bot's turns were played a move at a time"
         assert attempts_seen == called and calls_seen == called, "each claim and call reached the table embed"
         assert clicks > moves, "moves took a source click and a target click"
         assert await replays(store, match_id)

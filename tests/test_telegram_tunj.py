@@ -26,6 +26,7 @@ from tests.tg_harness import (
     replays,
     user,
 )
+from tests.tunj_tables import play_out_bot_turn
 
 GAME = engine.get("tunj")
 UI = ui_for("tunj")
@@ -95,12 +96,21 @@ async def test_whole_hand_against_a_random_bot_by_buttons(store):
     async with Bot(server, store, seed=2) as bot:
         match_id = await open_against_bot(bot, "random")
         human = next(s.seat for s in await store.seats(match_id) if s.is_human)
-        moves = presses = called = 0
+        moves = presses = called = paused = 0
+
+        async def look() -> None:
+            """During the bot's turn Alice's rack holds the Tunj! control alone, and the group's table has one."""
+            _, keyboard = server.rack(ALICE["id"])
+            assert [b["text"] for b in flat_buttons(keyboard)] == [t("en", "tunj.btn.call")]
+            table = [call for call in server.calls_to(GROUP_ID) if call.markup][-1]
+            assert f"t:{match_id}" in [b["callback_data"] for b in flat_buttons(table.markup["inline_keyboard"])]
+
         for moves in range(MAX_MOVES):  # noqa: B007 (reported below)
+            paused += await play_out_bot_turn(bot.service, bot.service.clock, match_id, look=look)
             match, state = await position(store, match_id)
             if match.status != "active":
                 break
-            assert GAME.to_move(state) == human, "the bot plays its turns at once"
+            assert GAME.to_move(state) == human, "the bot's paced turn is over"
             want = policy(GAME.legal_moves(state, human))
             if want == "tunj":
                 called += 1
@@ -128,6 +138,7 @@ async def test_whole_hand_against_a_random_bot_by_buttons(store):
         assert len(result["history"]) == 1, "one hand: the match without a target"
         print(f"tunj hand over Telegram: {moves} human moves, {presses} presses, {called} calls")
         assert called >= 1, "the random bot's attempts were called with the Tunj! button"
+        assert paused > moves / 4, "the bot's turns were played a move at a time"
         assert presses > moves, "moves took a source press and a target press"
         assert await replays(store, match_id)
         # Racks are pictures in the private chat; the group keeps one table picture, edited in place.
@@ -150,12 +161,14 @@ def rule_breaking(state: dict[str, Any], seat: int) -> str:
 
 
 async def type_rule_break(bot: Bot) -> tuple[int, str, int, dict[str, Any]]:
-    """Alice (to move after the deal on seed 4) types a building-rule break with /m in her private chat.
+    """Alice (to move once the bot's paced opening turn is over, on seed 4) types a building-rule break with /m in
+    her private chat.
     Returns (match id, the attempt, how many moves the log held before it, the state it was typed on)."""
     match_id = await open_against_bot(bot, "normal")
+    await play_out_bot_turn(bot.service, bot.service.clock, match_id)  # the bot's opening turn, if it has one
     match, state = await position(bot.store, match_id)
     human = next(s.seat for s in await bot.store.seats(match_id) if s.is_human)
-    assert GAME.to_move(state) == human, "seed 4 deals Alice the first turn"
+    assert GAME.to_move(state) == human, "Alice's turn"
     attempt = rule_breaking(state, human)
     logged = len(await bot.store.moves(match_id))
     reply = await bot.command(ALICE, ALICE["id"], "/m " + attempt)
@@ -170,6 +183,8 @@ async def test_typed_rule_break_is_called_at_once_by_the_bot(store):
         records = (await store.moves(match_id))[logged:]
         assert (records[0].seat, records[0].actor, records[0].move) == (0, "human", attempt)
         assert (records[1].seat, records[1].actor, records[1].move) == (1, "bot", "tunj")
+        await play_out_bot_turn(bot.service, bot.service.clock, match_id)
+        records = (await store.moves(match_id))[logged:]
         assert all(r.seat == 1 for r in records[1:]), "the call passed the turn to the bot"
         match, state = await position(store, match_id)
         assert GAME.to_move(state) == 0

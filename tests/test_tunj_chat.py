@@ -16,7 +16,7 @@ from engine.bots import decide
 from storage import Store
 from tests.chat import Clock, fake_service
 from tests.fakes import FakeTransport
-from tests.tunj_tables import table
+from tests.tunj_tables import play_out_bot_turn, table
 
 GAME = engine.get("tunj")
 UI = ui_for("tunj")
@@ -180,7 +180,7 @@ def test_texts_for_moves_claims_and_the_board():
     assert UI.describe_move("tunj", "en", GAME.view(called, None)) == \
         "called Tunj! — H1 → F1 broke: foundations go up by suit from the ace"
     expired = GAME.apply(after, 1, "expire")
-    assert "No call in time: H1 → F1 stays refused (it broke: foundations go up" in \
+    assert "No call in time: Ali's H1 → F1 stays refused (it broke: foundations go up" in \
         UI.describe_table(GAME.view(expired, None), "en", names)
     rack = UI.describe_rack(GAME.view(state, 1), "ar")
     assert rack.splitlines()[2].startswith("أنت:")  # seat 1's own line names it "you"
@@ -433,15 +433,16 @@ def _policy(legal: list[str]) -> str:
 
 
 async def test_whole_hand_human_against_a_bot_by_button_presses(setup):
-    service, transport, store, _ = setup
+    service, transport, store, clock = setup
     match = await open_tunj(service, players=(ALI,), bots=("random",))
     human = next(seat.seat for seat in await store.seats(match.id) if seat.display_name == "Ali")
     presses = called = within = 0
     for _ in range(1500):
+        await play_out_bot_turn(service, clock, match.id)
         match, state = await _state(store, match.id)
         if match.status != "active":
             break
-        assert GAME.to_move(state) == human, "the bot plays its turns at once"
+        assert GAME.to_move(state) == human, "the bot's paced turn is over"
         legal = GAME.legal_moves(state, human)
         want = _policy(legal)
         called += want == "tunj"
@@ -510,7 +511,7 @@ async def test_pictures_through_the_service_follow_the_pick(tmp_path):
 
 
 async def test_a_bot_calls_a_typed_attempt_at_once(setup):
-    service, transport, store, _ = setup
+    service, transport, store, clock = setup
     match = await open_tunj(service, players=(ALI,), bots=("normal",))
     match, state = await _state(store, match.id)
     human = GAME.to_move(state)
@@ -520,6 +521,9 @@ async def test_a_bot_calls_a_typed_attempt_at_once(setup):
     records = (await store.moves(match.id))[logged:]
     assert records[0].seat == human and records[0].actor == "human"
     assert (records[1].move, records[1].actor, records[1].seat) == ("tunj", "bot", 1 - human)
+    assert len(records) == 2, "then the bot's own turn goes at its pace, a move at a time"
+    await play_out_bot_turn(service, clock, match.id)
+    records = (await store.moves(match.id))[logged:]
     assert all(record.seat == 1 - human for record in records[1:]), "the turn passed to the caller"
     match, state = await _state(store, match.id)
     assert GAME.to_move(state) in (human, None)
@@ -589,7 +593,7 @@ def test_a_called_or_expired_claim_and_a_wasted_card_are_told_in_the_readers_lan
     assert called == ["Ali نادى طنج! حركة Mona (الاحتياط إلى H5) خالفت: البيوت تنزل درجة واحدة بلونين متناوبين. "
                       "أُلغيت وانتقل الدور."]
     expired = UI.describe_events(GAME.view(GAME.apply(attempt, 0, "expire"), None), "ar", names)
-    assert expired == ["لم ينادِ أحد في الوقت: تبقى الحركة (الاحتياط إلى H5) مرفوضة (خالفت: البيوت تنزل درجة واحدة "
+    assert expired == ["لم ينادِ أحد في الوقت: تبقى حركة Mona (الاحتياط إلى H5) مرفوضة (خالفت: البيوت تنزل درجة واحدة "
                        "بلونين متناوبين)."]
     turned = GAME.apply(table(reserves=(["9S"], ["9D"]), hands=(["5C", "7D"], ["5H", "4D"])), 0, "turn")
     assert UI.describe_events(GAME.view(turned, None), "en", names) == ["Ali's turned card 5♣ went to the waste."]
@@ -631,7 +635,8 @@ def test_the_recap_keeps_an_attempt_in_view_with_the_closed_window_that_answered
     log.entries.append((0, "expire", GAME.view(expired, None), 1))
     assert summary.recap("tunj", log, 1, GAME.view(expired, None), ["Ali", "Mona"], "en") == [
         "Mona: attempted reserve → H5 — broke: houses go down by one in alternating colours",
-        "Ali: window closed — no call; reserve → H5 broke: houses go down by one in alternating colours"]
+        "Ali: window closed with no call — their opponent's reserve → H5 broke: houses go down by one in alternating "
+        "colours"]
 
 
 def test_the_first_press_buttons_are_in_the_players_language():

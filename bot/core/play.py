@@ -186,7 +186,9 @@ class Play(ServiceState):
         return match
 
     async def _run_bots(self, match: Match) -> Match:
-        """Play every bot turn (and every seat a bot covers for an absent player) until a human is to move."""
+        """Play every bot turn (and every seat a bot covers for an absent player) until a human is to move — or,
+        in a game that shows each bot move (GameUI.bot_pause: Tunj), until a bot's move is stored: its pause is
+        then the match's deadline, and the timer plays the next move when it ends (Timers._timeout)."""
         game = engine.get(match.game)
         for _ in range(MAX_BOT_MOVES):
             if match.status != "active":
@@ -206,7 +208,15 @@ class Play(ServiceState):
                 await asyncio.sleep(self.bot_delay)
             new_state = game.apply(state, seat_index, move)
             match = await self._commit(match, seat_index, "bot", move, state, new_state)
+            if await self._bot_waiting(match):
+                return match
         return match
+
+    async def _bot_waiting(self, match: Match) -> bool:
+        """Whether the bot to move is pausing after its last move (its next move is the timer's)."""
+        if match.status != "active" or match.deadline is None:
+            return False
+        return self._bot_pause(match, match_state(match), await self._seats(match.id)) is not None
 
     async def _back_in(self, match: Match, player_id: int, lang: str) -> Reply:
         async with self._locks[match.id]:

@@ -126,13 +126,24 @@ class Timers(ServiceState):
         if seat is None:
             return None
         if not seats[seat].is_human or seats[seat].away:
-            # A bot seat never waits; but a window the rules time (a Tunj claim) still needs its deadline.
+            # A bot seat never waits; but a window the rules time (a Tunj claim) still needs its deadline, and so
+            # does a bot's pause between its moves where the rules want each one shown (`_bot_pause`).
             if ui_for(match.game).forced_timeout_move(engine.get(match.game).view(state, None)) is None:
-                return None
+                pause = self._bot_pause(match, state, seats)
+                return None if pause is None else self.clock() + pause
         chat = await self._chat(match.platform, match.chat_id)
         game = engine.get(match.game)
         seconds = ui_for(match.game).timer_seconds(game.view(state, None), match.options, chat.turn_timer)
         return self.clock() + seconds if seconds else None
+
+    def _bot_pause(self, match: Match, state: dict[str, Any], seats: list[Seat]) -> float | None:
+        """Seconds the bot to move waits before its next move (GameUI.bot_pause), or None: it plays at once. Only
+        a bot in its own seat waits: one covering an absent player never slips, so it has nothing to hide."""
+        game = engine.get(match.game)
+        seat = game.to_move(state)
+        if seat is None or seats[seat].is_human:
+            return None
+        return ui_for(match.game).bot_pause(game.view(state, None), match.options)
 
     async def _timeout(self, match_id: int, seen_version: int, lease_end: float | None = None) -> int:
         """Play for the seat whose timer ran out, if it is still that turn's timer: claimed at `seen_version` with
@@ -155,10 +166,15 @@ class Timers(ServiceState):
                 return 0
             seats = await self._seats(match.id)
             seat = seats[seat_index]
+            forced = ui_for(match.game).forced_timeout_move(game.view(state, None))
+            if forced is None and self._bot_pause(match, state, seats) is not None:
+                # A bot's pause after its move is over: its next move, shown and followed by the next pause.
+                match = await self._run_bots(match)
+                self._schedule(match, changed_seats=None, new_turn=True)
+                return 1
             # A player whose rack (or turn notice) the platform refused could not have played: not their absence.
             unseen = self.rack_missing(match.id, seat_index)
             self._keep_pick_after_move(match, seat_index)
-            forced = ui_for(match.game).forced_timeout_move(game.view(state, None))
             move = forced or decide(match.game, state, seat_index, "normal",
                                     random.Random(f"{match.seed}:{match.version}"), slips=False)
             new_state = game.apply(state, seat_index, move)

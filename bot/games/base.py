@@ -140,6 +140,14 @@ class GameUI:
         """
         return None
 
+    def bot_pause(self, view: dict[str, Any], options: dict[str, Any]) -> float | None:
+        """Seconds a bot waits after each of its moves while it keeps the turn, or None to play its turn at once.
+
+        A game whose opponents may call a bot's slip (Tunj) shows every bot move for as long as a claim window
+        lasts, so that the pause after a slip looks like the pause after any other move; the service times it
+        like a turn (bot/core/play.py, `_run_bots`)."""
+        return None
+
     def describe_move(self, move: str, lang: str, view: dict[str, Any] | None = None) -> str:
         """A move in words; `view` is the public view right after it, for games where the same move string
         can mean different things (a Tunj attempt that opened a claim)."""

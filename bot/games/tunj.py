@@ -11,7 +11,8 @@ the table), and while a claim is open the chat shows the attempt like any move, 
 to move, and draws no claim banner (`disguise`). Once the claim is called or its window closes, the call or the
 closed window says what the attempt broke. `expire` is never a button: the service makes it when the window
 closes (forced_timeout_move). A call with no claim open is refused by the service, which then takes no call from
-that seat before the mover's next move.
+that seat before the mover's next move. A bot plays its turn a move at a time, each followed by a pause as long as
+the claim window (`bot_pause`): a slip's open window then looks like the pause after any other bot move.
 
 The picking state is the chosen source: `R`, `T`, `Hn`, or a run `Hnxk` (the run `Hn:k`; a colon would split the
 button's action code).
@@ -66,6 +67,11 @@ def _target_order(target: str) -> tuple[int, int]:
 
 def claim_open(view: dict[str, Any]) -> bool:
     return bool((view.get("claim") or {}).get("open"))
+
+
+def claim_window(view: dict[str, Any], options: dict[str, Any]) -> float:
+    """Seconds the opponent has to call Tunj!: the match's option, else the engine's own, else the default."""
+    return float(options.get("claim_seconds") or view.get("claim_seconds") or CLAIM_SECONDS)
 
 
 def _house(view: dict[str, Any], name: str) -> list[str]:
@@ -199,11 +205,17 @@ class TunjUI(GameUI):
     def timer_seconds(self, view: dict[str, Any], options: dict[str, Any], chat_timer: int | None) -> float | None:
         """An open claim gets the match's call window; otherwise the usual turn timer."""
         if claim_open(view):
-            return float(options.get("claim_seconds") or view.get("claim_seconds") or CLAIM_SECONDS)
+            return claim_window(view, options)
         return super().timer_seconds(view, options, chat_timer)
 
     def forced_timeout_move(self, view: dict[str, Any]) -> str | None:
         return "expire" if claim_open(view) and not view.get("over") else None
+
+    def bot_pause(self, view: dict[str, Any], options: dict[str, Any]) -> float | None:
+        """After each bot move, as long as a claim window (rules/tunj.md, "Bots"): a slip's window is then
+        indistinguishable from the wait after a clean move. The chat's turn timer plays no part (the terminal
+        switches it off; the rules still time the window)."""
+        return None if view.get("over") else claim_window(view, options)
 
     # ---- texts ----------------------------------------------------------------------------------------------
     def _pile_name(self, pile: str, lang: str) -> str:
