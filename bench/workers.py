@@ -75,7 +75,7 @@ async def bench(workers: int, url: str, matches: int, moves: int, folder: Path) 
                 answer = await ask({"op": "press", "user": user, "chat": user, "private": True,
                                     "data": presses[0][0]})
                 latencies.append((time.perf_counter() - started) * 1000)
-                if not answer["text"].startswith("Played"):
+                if not answer["text"].startswith("✓ You "):
                     raise BrokenRun(f"match {match.id}: a press was answered {answer['text']!r}")
 
         began = time.perf_counter()
