@@ -44,6 +44,9 @@ LABEL: dict[str, Callable[[str], str]] = {
     "konkan_tiles": konkan_tiles_ui.tile_label,
     "konkan_cards": konkan_cards_ui.card_label,
 }
+# A rack told in words may name a card otherwise than its button: a tile there carries the code a typed move uses
+# ("🟥R9" where the button says "🟥9").
+TEXT_LABEL: dict[str, Callable[[str], str]] = {"konkan_tiles": konkan_tiles_ui.tile_code}
 # A rack button naming one hand card: "3. 6⚔️" (Kenza; a trailing " …" opens the capture choice), "✓ 3. 10♥" (Canasta).
 HAND_BUTTON = re.compile(r"^(?:[✓📌] )?(\d+)\. (\S+?)(?: …)?$")
 
@@ -236,8 +239,9 @@ class PictureCheck:
         if got.rack_text and game_id != "tunj":  # a Tunj hand is face down even to its owner
             listed = re.findall(r"(\d+)\) (\S+)", got.rack_text.splitlines()[0])  # the hand's line
             self.hand_texts += 1
-            if [shown for _, shown in listed] != hand:
-                self.problems.append(f"v{version}: {where}'s rack text lists {listed}, its hand is {hand}")
+            told = [TEXT_LABEL.get(game_id, label)(code) for code in view.get("hand") or []]
+            if [shown for _, shown in listed] != told:
+                self.problems.append(f"v{version}: {where}'s rack text lists {listed}, its hand is {told}")
 
     def assert_clean(self, seats: int, *, waiting: bool = True) -> None:
         """No problem seen, and the check did its work: each seat's rack was checked (also while waiting) and told
