@@ -608,7 +608,7 @@ def test_the_table_in_words_shows_each_seats_piles_burden_and_the_turned_card():
     text = UI.describe_table(GAME.view(GAME.apply(state, 0, "turn"), None), "en", ["Ali", "Mona"])
     assert text.splitlines()[-1] == "Foundations: F1: — · F2: A♣ · F3: — · F4: — · F5: — · F6: — · F7: — · F8: —"
     assert text.splitlines()[:4] == [
-        "Tunj — hand 1",
+        "Tunj — Hand 1",
         "Ali: reserve 2 (top 9♠) · hand 1 · waste 2 (top 7♣) · score 0 · burden 7",
         "Mona: reserve 1 (top 9♦) · hand 2 · waste 2 (top 8♦) · score 0 · burden 6",
         "Turned card: Q♥"]

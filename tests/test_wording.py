@@ -152,3 +152,31 @@ def test_a_table_picture_names_its_round_with_the_games_word(game_id, players, o
         renderers.render_table(game_id, view, lang, ["A", "B"])
     word = round_name(lang, game_id, view.get("round", 1))
     assert any(word in shown for _size, shown in drawn), (word, [shown for _size, shown in drawn][:8])
+
+
+@pytest.mark.parametrize("game_id,players", [("kenza", 2), ("canasta", 2), ("tunj", 2), ("konkan_cards", 2),
+                                             ("konkan_tiles", 4)])
+def test_your_own_moves_are_told_as_what_you_did(game_id, players):
+    """The answer to your move is "✓ You …" and the table's line "You: …": each of your moves reads as a verb of
+    yours in English ("You put 10🏆 on the table", not "You 10🏆 to the table") and in Arabic in the second
+    person, in every game — also Kenza's and Tunj's, whose moves were told card first ("3⚔️ took 12⚔️")."""
+    import random
+
+    from engine.bots import decide
+
+    game = engine.get(game_id)
+    state = game.new(players, {}, seed=2)
+    seen = 0
+    for step in range(160):
+        seat = game.to_move(state)
+        if seat is None:
+            break
+        move = decide(game_id, state, seat, "normal", random.Random(step))
+        state = game.apply(state, seat, move)
+        view = game.view(state, None)
+        mine = describe_move(game_id, move, "en", view, You(""))
+        assert re.match(r"[a-z]+ ", mine), (move, mine)
+        ar_mine, ar_theirs = (describe_move(game_id, move, "ar", view, who) for who in (You(""), "X"))
+        assert ar_mine != ar_theirs, (move, ar_mine)
+        seen += 1
+    assert seen > 10

@@ -23,7 +23,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.games.base import GameUI, UIButton, rows
-from bot.i18n import t
+from bot.i18n import addressing_you, t
 from bot.sheet import Sheet, signed
 from renderers.tunj import RUN_BASE, SOURCE_INDEX, rule_codes
 
@@ -252,8 +252,10 @@ class TunjUI(GameUI):
                    for event in (view or {}).get("events") or [])
 
     def _attempt_text(self, move: str, lang: str) -> str:
-        """The attempted move as a noun phrase: "reserve → F1", "turning a card"."""
-        return t(lang, "tunj.mv.turning") if move == "turn" else self.describe_move(move, lang)
+        """The attempted move as a noun phrase: "reserve → F1", "turning a card" — never your own verb ("moved …"),
+        also inside a line addressed to you."""
+        with addressing_you(False):
+            return t(lang, "tunj.mv.turning") if move == "turn" else self.describe_move(move, lang)
 
     def describe_events(self, view: dict[str, Any], lang: str, names: list[str]) -> list[str]:
         """What the last move set off (a claim, a call, a closed window, a wasted card, the hand's end)."""
