@@ -67,6 +67,19 @@ async def console_service(seed: int, clock: Callable[[], float] = time.time
     return store, service, transport, out
 
 
+def typed_lines(lines: list[str]) -> Callable[[str], str]:
+    """A terminal reader that types `lines` one per prompt, then ends the input as Ctrl-D would."""
+    feed = iter(lines)
+
+    def read(prompt: str) -> str:
+        try:
+            return next(feed)
+        except StopIteration:
+            raise EOFError from None
+
+    return read
+
+
 def flat(keyboard: list[list[Any]]) -> list[Any]:
     return [button for row in keyboard for button in row]
 

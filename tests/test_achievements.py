@@ -12,7 +12,7 @@ from bot.console import play
 from bot.i18n import You, catalog, t
 from engine.bots import decide
 from storage.ladder import Standing
-from tests.chat import console_service
+from tests.chat import console_service, typed_lines
 
 
 def finish(game: str, seat: int = 0, *, mode: str = "casual", won: bool = False, result: dict | None = None,
@@ -75,13 +75,7 @@ def test_a_real_kenza_match_is_read_from_the_engines_own_result():
 async def _terminal_kenza_won_by_you(lang: str) -> str:
     """A terminal Kenza that the keyboard's player wins (seed 3 against random bots, first button every turn)."""
     store, service, transport, out = await console_service(3)
-    feed = iter(["1"] * 600)
-
-    def read(prompt: str) -> str:
-        try:
-            return next(feed)
-        except StopIteration:
-            raise EOFError from None
+    read = typed_lines(["1"] * 600)
 
     await play(service, transport, "kenza", 2, {"target": "101"}, lang, read=read, bots="random")
     match = await store.get_match(1)

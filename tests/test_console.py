@@ -6,18 +6,12 @@ import pytest
 
 from bot.console import play
 from bot.service import Service
-from tests.chat import console_service
+from tests.chat import console_service, typed_lines
 
 
 async def run_console(inputs, lang="en", players=2, options=None):
     store, service, transport, out = await console_service(4)
-    feed = iter(inputs)
-
-    def read(prompt: str) -> str:
-        try:
-            return next(feed)
-        except StopIteration:
-            raise EOFError from None
+    read = typed_lines(inputs)
 
     await play(service, transport, "kenza", players, options or {"target": "101"}, lang, read=read)
     match = await store.lobby_or_active_match("console", "table")
@@ -239,13 +233,7 @@ def test_play_refuses_konkan_modes_the_terminal_cannot_seat(capsys):
 async def _typed(game: str, players: int, options: dict, lines: list[str], lang: str = "en", stake: int = 0) -> str:
     """What the terminal printed for `lines` typed at the start of a `game` table (then the input ends)."""
     store, service, transport, out = await console_service(4)
-    feed = iter(lines)
-
-    def read(prompt: str) -> str:
-        try:
-            return next(feed)
-        except StopIteration:
-            raise EOFError from None
+    read = typed_lines(lines)
 
     start = len(out.getvalue())
     await play(service, transport, game, players, options, lang, read=read, stake=stake)

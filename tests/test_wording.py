@@ -16,7 +16,7 @@ from bot.i18n import LANGUAGES, You, catalog, round_name, t
 from bot.messages import Actor, ChatRef
 from bot.presenter import describe_move
 from renderers.labels import LABELS
-from tests.chat import console_service, fake_service
+from tests.chat import console_service, fake_service, typed_lines
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = ("kenza", "canasta", "tunj", "konkan_cards", "konkan_tiles")
@@ -81,13 +81,7 @@ def test_each_game_names_its_rounds_with_one_word(lang):
 
 async def _terminal(game: str, lang: str, inputs: list[str]) -> str:
     store, service, transport, out = await console_service(3)
-    feed = iter(inputs)
-
-    def read(prompt: str) -> str:
-        try:
-            return next(feed)
-        except StopIteration:
-            raise EOFError from None
+    read = typed_lines(inputs)
 
     try:
         await play(service, transport, game, 2, {}, lang, read=read)
