@@ -24,6 +24,11 @@ MAX_SLEEP = 30.0  # seconds the timer loop sleeps at most with nothing due (a de
 # How long a claimed timer stays this worker's (Store.claim_due_timers): far longer than playing a timeout takes,
 # short enough that a killed worker's claimed timers fire on another one soon after.
 TIMER_LEASE = 30.0
+# A bot's turn is owed work with a due time like a turn timer's (`_deadline_for`): the worker that stores the move
+# before it plays the bots at once, inline, and their moves replace this deadline; it only comes due when that
+# worker died (or a chain of bot moves stalled) in between, and then any worker's timer loop claims it and plays
+# the bots (`_timeout`). Long enough that a live worker's inline bots are never raced by another worker's loop.
+BOT_TURN_GRACE = 2.0
 
 
 class Timers(ServiceState):
@@ -127,10 +132,11 @@ class Timers(ServiceState):
             return None
         if not seats[seat].is_human or seats[seat].away:
             # A bot seat never waits; but a window the rules time (a Tunj claim) still needs its deadline, and so
-            # does a bot's pause between its moves where the rules want each one shown (`_bot_pause`).
+            # does a bot's pause between its moves where the rules want each one shown (`_bot_pause`). A bot that
+            # plays at once gets a due time too: its turn is owed work any worker claims (BOT_TURN_GRACE).
             if ui_for(match.game).forced_timeout_move(engine.get(match.game).view(state, None)) is None:
                 pause = self._bot_pause(match, state, seats)
-                return None if pause is None else self.clock() + pause
+                return self.clock() + (BOT_TURN_GRACE if pause is None else pause)
         chat = await self._chat(match.platform, match.chat_id)
         game = engine.get(match.game)
         seconds = ui_for(match.game).timer_seconds(game.view(state, None), match.options, chat.turn_timer)
@@ -167,8 +173,9 @@ class Timers(ServiceState):
             seats = await self._seats(match.id)
             seat = seats[seat_index]
             forced = ui_for(match.game).forced_timeout_move(game.view(state, None))
-            if forced is None and self._bot_pause(match, state, seats) is not None:
-                # A bot's pause after its move is over: its next move, shown and followed by the next pause.
+            if forced is None and (not seat.is_human or seat.away):
+                # A bot's pause after its move is over (its next move, shown and followed by the next pause), or
+                # bot turns owed since a worker stored the move before them and died before playing them.
                 match = await self._run_bots(match)
                 self._schedule(match, changed_seats=None, new_turn=True)
                 return 1

@@ -1,0 +1,143 @@
+"""Several workers on one database (two services, each on its own store, as two `majlis run` processes): a bot turn
+owed by a worker that died after storing the human's move is played by another worker's timer loop; workers that
+resume the same matches at once both come up.
+
+Runs on a SQLite file and on PostgreSQL (MAJLIS_TEST_DATABASE_URL; skipped without it).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+
+import engine
+from bot import callbacks
+from bot.core.timers import BOT_TURN_GRACE
+from bot.messages import Actor, ChatRef
+from bot.service import Service
+from storage import StaleVersion, Store
+from tests.clock import Clock
+from tests.fakes import FakeTransport
+from tests.test_service import ALI, open_table, play_first_button
+
+GAME = engine.get("kenza")
+GUARD = 15.0  # seconds: only a guard against a hang, never a measured time
+
+
+class Killed(BaseException):
+    """The worker's process ends here (a SIGKILL): nothing after this point of its work happens."""
+
+
+@asynccontextmanager
+async def worker(url: str, clock: Callable[[], float], seed: int) -> AsyncIterator[tuple[Service, FakeTransport]]:
+    store = await Store.open(url)
+    service = Service(store, clock=clock, seed_source=random.Random(seed))
+    transport = FakeTransport()
+    service.attach(transport, images=False)
+    try:
+        yield service, transport
+    finally:
+        service.stop_timers()
+        await store.close()
+
+
+def dies_before_the_bots(service: Service) -> None:
+    """The worker stores the human's move and is killed before its bots reply."""
+    async def killed(match):
+        raise Killed
+
+    service._run_bots = killed  # type: ignore[method-assign]
+
+
+async def bot_to_move(store: Store, match_id: int) -> bool:
+    match = await store.get_match(match_id)
+    if match.status != "active":
+        return False
+    seat = GAME.to_move(GAME.from_json(match.snapshot))
+    return seat is not None and not (await store.seats(match_id))[seat].is_human
+
+
+def replays(records, match, seats: int) -> bool:
+    state = GAME.new(seats, match.options, seed=match.seed)
+    for record in records:
+        state = GAME.apply(state, record.seat, record.move)
+    return GAME.to_json(state) == match.snapshot and [r.seq for r in records] == list(range(1, match.version + 1))
+
+
+async def test_a_bot_turn_a_dead_worker_owed_is_played_by_another_workers_timer_pass(any_database):
+    clock = Clock()
+    async with worker(any_database, clock, 1) as (a, a_screens), worker(any_database, clock, 2) as (b, b_screens):
+        match, _ = await open_table(a, bots=3, options=("target=101",))
+        assert GAME.to_move(GAME.from_json(match.snapshot)) == 0, "Ali to move (the bots' opening turns played)"
+        dies_before_the_bots(a)
+        try:
+            await play_first_button(a, a_screens, ALI, match.id)
+            raise AssertionError("worker A was to die before its bots moved")
+        except Killed:
+            pass
+        owed = await b.store.get_match(match.id)
+        assert await bot_to_move(b.store, match.id), "A stored Ali's move and died: the bots owe their turns"
+        assert owed.deadline is not None, "the owed bot turn is claimable work"
+        assert await b.tick() == 0 and (await b.store.get_match(match.id)).version == owed.version, \
+            "a live worker plays its bots at once: another one does not race it before the due time"
+        clock.advance(BOT_TURN_GRACE)
+        assert await b.tick() == 1, "B's timer pass plays the owed turn"
+        after = await b.store.get_match(match.id)
+        records = await b.store.moves(match.id)
+        assert after.version > owed.version and not await bot_to_move(b.store, match.id), "Ali to move again"
+        assert {r.actor for r in records[owed.version:]} == {"bot"}, "the bots played their own moves"
+        assert replays(records, after, 4)
+        assert after.deadline is not None and after.deadline > clock.now, "and Ali's turn timer runs"
+        # Ali's screen (through B) shows his turn, at the version he can press.
+        moves = [x.data for x in b_screens.buttons(ALI.user_id) if x.data.startswith(("m:", "p:"))]
+        assert moves and {data.split(":")[2] for data in moves} == {str(after.version)}
+        reply = await play_first_button(b, b_screens, ALI, match.id)
+        assert not reply.alert, reply.text
+
+
+async def open_bot_table(service: Service, n: int) -> int:
+    """A Kenza table of one player and three bots in a chat of its own; returns its id, the player to move."""
+    creator = Actor("fake", f"9{n}", f"P{n}", language="en")
+    chat = ChatRef("fake", f"-7{n}", private=False)
+    await service.command(creator, chat, "new", ["kenza", "target=101"])
+    match = await service.store.lobby_or_active_match("fake", chat.chat_id)
+    for _ in range(3):
+        await service.press(creator, chat, callbacks.encode("b", match.id, "normal"))
+    await service.press(creator, chat, callbacks.encode("s", match.id))
+    return match.id
+
+
+async def test_two_workers_resuming_the_same_owed_bot_turns_at_once_both_start(any_database):
+    """A deploy restarts every worker at once: each resume finds the same bot turns owed and plays them; the one
+    that loses a move's race takes the other's newer version as done work (no StaleVersion at start-up)."""
+    clock = Clock()
+    async with worker(any_database, clock, 1) as (first, _):
+        matches = [await open_bot_table(first, n) for n in range(4)]  # the resumes meet on some of them
+        for match_id in matches:  # each player's move stored, then the worker died: the bots owe their turns
+            match = await first.store.get_match(match_id)
+            state = GAME.from_json(match.snapshot)
+            human = GAME.to_move(state)
+            move = GAME.legal_moves(state, human)[0]
+            after = GAME.apply(state, human, move)
+            await first.store.apply_move(match_id, match.version, human, "human", move, GAME.to_json(after), None)
+            assert await bot_to_move(first.store, match_id)
+    lost = 0
+    async with worker(any_database, clock, 3) as (a, _), worker(any_database, clock, 4) as (b, _):
+        for store in (a.store, b.store):
+            async def counted(*args, _apply=store.apply_move, **kwargs):
+                nonlocal lost
+                try:
+                    return await _apply(*args, **kwargs)
+                except StaleVersion:
+                    lost += 1
+                    raise
+
+            store.apply_move = counted  # type: ignore[method-assign]
+        await asyncio.wait_for(asyncio.gather(a.resume(), b.resume()), GUARD)
+        assert lost, "the two resumes raced on some bot move (else this test shows nothing)"
+        for match_id in matches:
+            match = await a.store.get_match(match_id)
+            assert not await bot_to_move(a.store, match_id), f"match {match_id}: the bots' turns were played"
+            assert replays(await a.store.moves(match_id), match, 4), f"match {match_id}: a bot move lost or doubled"
