@@ -18,6 +18,7 @@ from storage.models import Match, MoveRecord, Seat, dumps
 from storage.ratings import RatingOps
 from storage.schema import matches, moves, players, seats
 from storage.stats import StatsOps
+from storage.wakeups import DeadlineWakes
 
 ACTORS = ("human", "bot", "timer")
 
@@ -51,7 +52,7 @@ _MARK_DELIVERED = (update(matches).where(matches.c.id == bindparam("match_id"))
                    .returning(matches.c.version))
 
 
-class MatchOps(StatsOps, CoinOps, RatingOps):
+class MatchOps(StatsOps, CoinOps, RatingOps, DeadlineWakes):
     # ---- matches -------------------------------------------------------------------------------------------
 
     async def create_match(
@@ -216,7 +217,10 @@ class MatchOps(StatsOps, CoinOps, RatingOps):
                 await self._hold_stakes(db, match_id, row["stake"])
             await db.execute(update(matches).where(matches.c.id == match_id).values(
                 status="active", version=0, snapshot=dumps(snapshot), deadline=deadline, updated=self._now()))
-            return Match.from_row(await self._match_row(db, match_id))
+            await self._deadline_notice_async(db, deadline)
+            started = Match.from_row(await self._match_row(db, match_id))
+        self._deadline_written(deadline)
+        return started
 
     async def cancel_match(self, match_id: int) -> Match:
         """Close a lobby or abandon a match in play; cancelling twice is harmless, a finished match stays finished.
@@ -263,8 +267,10 @@ class MatchOps(StatsOps, CoinOps, RatingOps):
         if actor not in ACTORS:
             raise ValueError(f"actor must be one of {ACTORS}, not {actor!r}")
         if finished_result is None:  # every move but the last: one synchronous transaction (storage/db.py `run`)
-            return await self.run(lambda db: self._move(db, match_id, expected_version, seat, actor, move,
-                                                        new_snapshot, deadline))
+            moved = await self.run(lambda db: self._move(db, match_id, expected_version, seat, actor, move,
+                                                         new_snapshot, deadline))
+            self._deadline_written(deadline)
+            return moved
         async with self.transaction() as db:
             # Locked until commit: a move on another worker waits here, then sees our version and goes stale.
             row = await self._match_row(db, match_id, lock=True)
@@ -300,6 +306,7 @@ class MatchOps(StatsOps, CoinOps, RatingOps):
                                "at": now})
         changes = {"snapshot": dumps(new_snapshot), "version": version, "deadline": deadline, "updated": now}
         db.execute(_CHANGE_MATCH, {"match_id": match_id, **changes})
+        self._deadline_notice(db, deadline)
         # The caller's snapshot itself, not a parse of the text just written from it (the same data).
         return replace(Match.from_row({**row, **changes, "snapshot": None}), snapshot=new_snapshot)
 
@@ -318,9 +325,12 @@ class MatchOps(StatsOps, CoinOps, RatingOps):
                                    row["version"], row["status"])
             changes = {"deadline": deadline, "updated": self._now()}
             db.execute(_CHANGE_MATCH, {"match_id": match_id, **changes})
+            self._deadline_notice(db, deadline)
             return Match.from_row({**row, **changes})
 
-        return await self.run(change)
+        changed = await self.run(change)
+        self._deadline_written(deadline)
+        return changed
 
     async def moves(self, match_id: int) -> list[MoveRecord]:
         """The match's move log in order, for replay from the start state."""

@@ -1,6 +1,6 @@
 """Several workers on one database (two services, each on its own store, as two `majlis run` processes): a bot turn
 owed by a worker that died after storing the human's move is played by another worker's timer loop; workers that
-resume the same matches at once both come up.
+resume the same matches at once both come up; a deadline one worker writes wakes the other's loop on time.
 
 Runs on a SQLite file and on PostgreSQL (MAJLIS_TEST_DATABASE_URL; skipped without it).
 """
@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 
@@ -24,6 +25,7 @@ from tests.test_service import ALI, open_table, play_first_button
 
 GAME = engine.get("kenza")
 GUARD = 15.0  # seconds: only a guard against a hang, never a measured time
+ON_TIME = 2.0  # seconds after its due time within which a deadline must fire on the surviving worker
 
 
 class Killed(BaseException):
@@ -141,3 +143,58 @@ async def test_two_workers_resuming_the_same_owed_bot_turns_at_once_both_start(a
             match = await a.store.get_match(match_id)
             assert not await bot_to_move(a.store, match_id), f"match {match_id}: the bots' turns were played"
             assert replays(await a.store.moves(match_id), match, 4), f"match {match_id}: a bot move lost or doubled"
+
+
+async def test_a_deadline_another_worker_wrote_fires_on_time_on_this_workers_loop(any_database):
+    """B's loop sleeps until the next deadline it knows of (an hour away at most); A writes an earlier one and
+    dies. B is woken (PostgreSQL: NOTIFY; one SQLite file: in the process) and fires it on time, on the real
+    clock."""
+    async with worker(any_database, time.time, 1) as (a, a_screens), worker(any_database, time.time, 2) as (b, _):
+        match, _ = await open_table(a, options=("target=101",))
+        assert match.deadline is not None and match.deadline > time.time() + 10, "Ali's turn timer runs"
+        loop = asyncio.create_task(b.run_timers(3600.0))
+        try:
+            await asyncio.sleep(0.3)  # B's loop has ticked and sleeps until Ali's deadline
+            due = time.time() + 0.5
+            await a.store.set_deadline(match.id, due)  # A's /timer: Ali's turn ends sooner; A then dies
+            fired_at = await first_timer_move(b.store, match.id, due + GUARD)
+            assert fired_at is not None, "B's loop never fired the deadline A wrote"
+            assert fired_at - due <= ON_TIME, f"fired {fired_at - due:.2f} s after its due time"
+            assert fired_at >= due - 0.05, "not before it was due"
+        finally:
+            b.stop_timers()
+            await asyncio.wait_for(loop, GUARD)
+
+
+async def test_a_bot_turn_a_dead_worker_owed_is_played_on_time_by_another_workers_loop(any_database):
+    async with worker(any_database, time.time, 1) as (a, a_screens), worker(any_database, time.time, 2) as (b, _):
+        match, _ = await open_table(a, options=("target=101",))
+        loop = asyncio.create_task(b.run_timers(3600.0))
+        try:
+            await asyncio.sleep(0.3)
+            dies_before_the_bots(a)
+            killed_at = time.time()
+            try:
+                await play_first_button(a, a_screens, ALI, match.id)
+            except Killed:
+                pass
+            assert await bot_to_move(b.store, match.id)
+            for _ in range(int(GUARD / 0.05)):
+                if not await bot_to_move(b.store, match.id):
+                    break
+                await asyncio.sleep(0.05)
+            played_in = time.time() - killed_at
+            assert not await bot_to_move(b.store, match.id), "the owed bot turn was never played"
+            assert played_in <= BOT_TURN_GRACE + ON_TIME, f"played {played_in:.2f} s after the kill"
+        finally:
+            b.stop_timers()
+            await asyncio.wait_for(loop, GUARD)
+
+
+async def first_timer_move(store: Store, match_id: int, until: float) -> float | None:
+    """When the first timer move of the match was stored (polled), or None by `until`."""
+    while time.time() < until:
+        if any(record.actor == "timer" for record in await store.moves(match_id)):
+            return time.time()
+        await asyncio.sleep(0.02)
+    return None

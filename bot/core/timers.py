@@ -16,6 +16,7 @@ from bot.messages import Actor, ChatRef, OutMessage, Reply
 from engine.bots import decide
 from storage.errors import StaleVersion
 from storage.models import Match, Seat
+from storage.wakeups import DeadlineWatch
 
 log = logging.getLogger(__name__)
 
@@ -29,9 +30,12 @@ TIMER_LEASE = 30.0
 # worker died (or a chain of bot moves stalled) in between, and then any worker's timer loop claims it and plays
 # the bots (`_timeout`). Long enough that a live worker's inline bots are never raced by another worker's loop.
 BOT_TURN_GRACE = 2.0
+WATCH_TIMEOUT = 10.0  # seconds to open the loop's deadline subscription (a hanging server must not stop the loop)
 
 
 class Timers(ServiceState):
+    _watch_failed = False  # the deadline subscription could not be opened (said once, until it opens again)
+
     async def tick(self) -> int:
         """Play for every seat whose turn timer has run out, then run the deliveries that are due (retries after a
         refusal, coalesced table edits); returns how many timeouts fired."""
@@ -46,35 +50,63 @@ class Timers(ServiceState):
 
     async def run_timers(self, interval: float = MAX_SLEEP) -> None:
         """The production timer loop (tests call `tick` with a controlled clock instead): tick, then sleep until
-        the next turn deadline or waiting delivery — at most `interval` seconds (a deadline another process
-        wrote is seen within it) — or until a move or a delivery tells it of an earlier time (`_timer_due`).
+        the next turn deadline or waiting delivery — at most `interval` seconds — or until a move or a delivery
+        tells it of an earlier time (`_timer_due`), here or on another worker (storage/wakeups.py: a deadline a
+        worker wrote just before it died fires on time on the others).
         An idle bot wakes once per `interval`, not once a second. `stop_timers` ends it between two ticks, so
         a tick's transactions are never cut in half."""
         self._stop_timers = asyncio.Event()
         self._timers_changed = asyncio.Event()
-        while not self._stop_timers.is_set():
-            self._timers_changed.clear()
-            self._timers_wake_at = float("-inf")  # awake: a time told meanwhile is kept in _told_min
-            self._told_min = float("inf")
-            try:
-                await self.tick()
-                wait = await self._until_next(interval)
-                wait = min(wait, max(0.0, self._told_min - self.clock()))
-            except Exception:  # a bad match must not stop every other table's timers
-                log.exception("timer tick failed")
-                wait = min(interval, 1.0)
-            if wait <= 0:
-                # Still past due right after a tick: held by a move or a delivery under way (or stuck); look again
-                # in a second, as the loop always did, rather than spin.
-                wait = min(interval, 1.0)
-            self._timers_wake_at = self.clock() + wait
-            stop = asyncio.ensure_future(self._stop_timers.wait())
-            changed = asyncio.ensure_future(self._timers_changed.wait())
-            try:
-                await asyncio.wait({stop, changed}, timeout=wait, return_when=asyncio.FIRST_COMPLETED)
-            finally:
-                stop.cancel()
-                changed.cancel()
+        watch: DeadlineWatch | None = None
+        try:
+            while not self._stop_timers.is_set():
+                watch = await self._watch_deadlines(watch)
+                await self._timer_pass(interval)
+        finally:
+            if watch is not None:
+                await watch.close()
+
+    async def _watch_deadlines(self, watch: DeadlineWatch | None) -> DeadlineWatch | None:
+        """The loop's subscription to deadlines other workers write (storage/wakeups.py), opened again after its
+        connection was lost; without one the loop still sees them, at its longest sleep's end."""
+        if watch is not None and watch.alive:
+            return watch
+        if watch is not None:
+            await watch.close()
+        try:
+            watch = await asyncio.wait_for(self.store.watch_deadlines(self._timer_due), WATCH_TIMEOUT)
+        except Exception as error:  # the database is away: the ticks fail too, and the next pass tries again
+            if not self._watch_failed:
+                log.warning("not woken by other workers' deadlines for now: %s", error or type(error).__name__)
+            self._watch_failed = True
+            return None
+        self._watch_failed = False
+        return watch
+
+    async def _timer_pass(self, interval: float) -> None:
+        """One tick, then the sleep until the next thing due (or a wake, or the stop)."""
+        self._timers_changed.clear()
+        self._timers_wake_at = float("-inf")  # awake: a time told meanwhile is kept in _told_min
+        self._told_min = float("inf")
+        try:
+            await self.tick()
+            wait = await self._until_next(interval)
+            wait = min(wait, max(0.0, self._told_min - self.clock()))
+        except Exception:  # a bad match must not stop every other table's timers
+            log.exception("timer tick failed")
+            wait = min(interval, 1.0)
+        if wait <= 0:
+            # Still past due right after a tick: held by a move or a delivery under way (or stuck); look again
+            # in a second, as the loop always did, rather than spin.
+            wait = min(interval, 1.0)
+        self._timers_wake_at = self.clock() + wait
+        stop = asyncio.ensure_future(self._stop_timers.wait())
+        changed = asyncio.ensure_future(self._timers_changed.wait())
+        try:
+            await asyncio.wait({stop, changed}, timeout=wait, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            stop.cancel()
+            changed.cancel()
 
     async def _until_next(self, longest: float) -> float:
         """Seconds until the earliest stored turn deadline or waiting delivery, at most `longest`."""
