@@ -99,13 +99,47 @@ async def test_a_bot_turn_a_dead_worker_owed_is_played_by_another_workers_timer_
         assert not reply.alert, reply.text
 
 
-async def open_bot_table(service: Service, n: int) -> int:
-    """A Kenza table of one player and three bots in a chat of its own; returns its id, the player to move."""
+async def test_a_turn_timer_a_dead_worker_claimed_fires_on_another_worker_soon_after(any_database):
+    """A worker claims a due turn timer (its lease) and is killed before playing it: another worker fires it once
+    the lease ends, seconds later, not half a minute."""
+    clock = Clock()
+    async with worker(any_database, clock, 1) as (a, _), worker(any_database, clock, 2) as (b, _):
+        match, _ = await open_table(a, options=("target=101",))
+        clock.now = match.deadline + 0.5
+
+        async def killed(*args, **kwargs):
+            raise Killed
+
+        a._timeout = killed  # type: ignore[method-assign]
+        try:
+            await a.tick()
+            raise AssertionError("worker A was to die with the timer claimed")
+        except Killed:
+            pass
+        assert await b.tick() == 0, "claimed: not B's while A's lease lasts"
+        clock.advance(5.0)
+        assert await b.tick() == 1, "A's lease ended: B fires the timer"
+        assert [r.actor for r in await b.store.moves(match.id)].count("timer") == 1
+
+
+async def test_one_tick_fires_every_due_timer_however_many(any_database):
+    """Due timers are claimed a batch at a time (each batch with a fresh lease): one tick still fires them all."""
+    clock = Clock()
+    async with worker(any_database, clock, 1) as (a, _):
+        tables = [await open_bot_table(a, n, bots=1) for n in range(23)]
+        clock.now = max([(await a.store.get_match(match_id)).deadline for match_id in tables]) + 1
+        assert await a.tick() == len(tables)
+        for match_id in tables:
+            assert [r.actor for r in await a.store.moves(match_id)].count("timer") == 1
+
+
+async def open_bot_table(service: Service, n: int, bots: int = 3) -> int:
+    """A Kenza table of one player and `bots` bots in a chat of its own; returns its id, the player to move."""
     creator = Actor("fake", f"9{n}", f"P{n}", language="en")
     chat = ChatRef("fake", f"-7{n}", private=False)
     await service.command(creator, chat, "new", ["kenza", "target=101"])
     match = await service.store.lobby_or_active_match("fake", chat.chat_id)
-    for _ in range(3):
+    for _ in range(bots):
         await service.press(creator, chat, callbacks.encode("b", match.id, "normal"))
     await service.press(creator, chat, callbacks.encode("s", match.id))
     return match.id

@@ -22,9 +22,12 @@ log = logging.getLogger(__name__)
 
 AWAY_AFTER_TIMEOUTS = 2
 MAX_SLEEP = 30.0  # seconds the timer loop sleeps at most with nothing due (a deadline written by another process)
-# How long a claimed timer stays this worker's (Store.claim_due_timers): far longer than playing a timeout takes,
-# short enough that a killed worker's claimed timers fire on another one soon after.
-TIMER_LEASE = 30.0
+# How long a claimed timer stays this worker's (Store.claim_due_timers): far longer than playing a timeout takes
+# (its move replaces the deadline), short enough that a killed worker's claimed timers fire on another one soon
+# after. Claimed a batch at a time, each with a fresh lease, so a long list of due timers never outlives its lease.
+# (A lease that did run out costs only work done twice: the version check applies one move.)
+TIMER_LEASE = 5.0
+TIMER_BATCH = 10
 # A bot's turn is owed work with a due time like a turn timer's (`_deadline_for`): the worker that stores the move
 # before it plays the bots at once, inline, and their moves replace this deadline; it only comes due when that
 # worker died (or a chain of bot moves stalled) in between, and then any worker's timer loop claims it and plays
@@ -41,9 +44,13 @@ class Timers(ServiceState):
         refusal, coalesced table edits); returns how many timeouts fired."""
         self._fresh_reads()
         fired = 0
-        now = self.clock()
-        for match_id, version in await self.store.claim_due_timers(now, TIMER_LEASE):
-            fired += await self._timeout(match_id, version, now + TIMER_LEASE)
+        for _ in range(1000):  # a guard against a clock gone wrong: each timeout leaves a later deadline
+            now = self.clock()
+            claimed = await self.store.claim_due_timers(now, TIMER_LEASE, limit=TIMER_BATCH)
+            for match_id, version in claimed:
+                fired += await self._timeout(match_id, version, now + TIMER_LEASE)
+            if len(claimed) < TIMER_BATCH:
+                break
         await self._tournament_tick()  # bot/core/tournaments.py: draws due, results, check-ins, forfeits
         await self.deliver()
         return fired
