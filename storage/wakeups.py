@@ -48,6 +48,11 @@ class DeadlineWatch:
         """False once the listening connection was lost (a PostgreSQL cut): the loop opens a new watch."""
         return self._driver is None or not self._driver.is_closed()
 
+    def _lost(self, _connection: Any) -> None:
+        """The listening connection closed: wake the loop now, so that it subscribes again and reads the deadlines
+        written meanwhile (it would otherwise notice only at its longest sleep's end)."""
+        self._wake(float("-inf"))
+
     def _notified(self, _connection: Any, _pid: int, _channel: str, payload: str) -> None:
         try:
             at = float(payload)
@@ -63,6 +68,7 @@ class DeadlineWatch:
         if self._conn is not None:
             conn, self._conn = self._conn, None
             try:
+                self._driver.remove_termination_listener(self._lost)
                 if not self._driver.is_closed():
                     await self._driver.remove_listener(self._channel, self._notified)  # UNLISTEN: back to the pool
                 await conn.close()
@@ -86,6 +92,7 @@ class DeadlineWakes(Database):
             channel = CHANNEL + str(await driver.fetchval(str(_SCHEMA)))
             watch = DeadlineWatch(wake, conn=conn, driver=driver, channel=channel)
             await driver.add_listener(channel, watch._notified)
+            driver.add_termination_listener(watch._lost)
         except BaseException:
             await conn.close()
             raise

@@ -13,6 +13,9 @@ import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 
+import pytest
+from sqlalchemy import text
+
 import engine
 from bot import callbacks
 from bot.core.timers import BOT_TURN_GRACE
@@ -195,6 +198,32 @@ async def test_a_deadline_another_worker_wrote_fires_on_time_on_this_workers_loo
             assert fired_at is not None, "B's loop never fired the deadline A wrote"
             assert fired_at - due <= ON_TIME, f"fired {fired_at - due:.2f} s after its due time"
             assert fired_at >= due - 0.05, "not before it was due"
+        finally:
+            b.stop_timers()
+            await asyncio.wait_for(loop, GUARD)
+
+
+async def test_a_loop_whose_listening_connection_was_cut_listens_again_at_once(any_database):
+    """PostgreSQL: the connection that LISTENs is cut (a database restart, a proxy): the loop subscribes again at
+    once, so a deadline another worker writes afterwards still fires on time."""
+    if not any_database.startswith("postgresql"):
+        pytest.skip("a PostgreSQL connection")
+    async with worker(any_database, time.time, 1) as (a, _), worker(any_database, time.time, 2) as (b, _):
+        match, _ = await open_table(a, options=("target=101",))
+        loop = asyncio.create_task(b.run_timers(3600.0))
+        try:
+            await asyncio.sleep(0.3)
+            schema = any_database.rsplit("search_path=", 1)[1]
+            async with a.store.transaction() as db:
+                cut = (await db.execute(text(
+                    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE :listen"),
+                    {"listen": f'LISTEN "majlis_deadline:{schema}"'})).all()
+            assert len(cut) == 1, "B's loop listens on one connection"
+            await asyncio.sleep(0.5)
+            due = time.time() + 0.5
+            await a.store.set_deadline(match.id, due)
+            fired_at = await first_timer_move(b.store, match.id, due + GUARD)
+            assert fired_at is not None and fired_at - due <= ON_TIME, "B's loop listens again"
         finally:
             b.stop_timers()
             await asyncio.wait_for(loop, GUARD)

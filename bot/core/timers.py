@@ -21,7 +21,9 @@ from storage.wakeups import DeadlineWatch
 log = logging.getLogger(__name__)
 
 AWAY_AFTER_TIMEOUTS = 2
-MAX_SLEEP = 30.0  # seconds the timer loop sleeps at most with nothing due (a deadline written by another process)
+# Seconds the timer loop sleeps at most with nothing due: how late a deadline another worker wrote fires when its
+# wake-up was lost (storage/wakeups.py: the listening connection down).
+MAX_SLEEP = 30.0
 # How long a claimed timer stays this worker's (Store.claim_due_timers): far longer than playing a timeout takes
 # (its move replaces the deadline), short enough that a killed worker's claimed timers fire on another one soon
 # after. Claimed a batch at a time, each with a fresh lease, so a long list of due timers never outlives its lease.
