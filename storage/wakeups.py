@@ -1,8 +1,9 @@
 """Waking every worker's timer loop when a turn deadline is written, so a deadline another worker wrote (and then,
 perhaps, died) fires on time instead of when the loop's longest sleep ends (bot/core/timers.py `run_timers`).
 
-PostgreSQL: the transaction that writes a deadline also sends it as a NOTIFY on the schema's channel (delivered
-at its commit, so never for a write that rolled back); each timer loop LISTENs on a connection of its own.
+PostgreSQL: the statement that writes a deadline also sends it as a NOTIFY on the schema's channel (delivered at
+its transaction's commit, so never for a write that rolled back); each timer loop LISTENs on a connection of its
+own.
 SQLite serves one process: the stores of that process opened on the same file tell each other in memory, after
 the write commits.
 """
@@ -15,8 +16,7 @@ from collections import defaultdict
 from collections.abc import Callable
 from typing import Any
 
-from sqlalchemy import text
-from sqlalchemy.engine import Connection
+from sqlalchemy import literal_column, text
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from storage.db import Database
@@ -26,7 +26,8 @@ log = logging.getLogger(__name__)
 
 Wake = Callable[[float], None]
 CHANNEL = "majlis_deadline:"  # + the schema: test runs (a schema each) do not wake each other
-_NOTIFY = text(f"SELECT pg_notify('{CHANNEL}' || current_schema(), :at)")
+# RETURNING this from the UPDATE of a match's row: NOTIFY its new deadline, in the same statement.
+DEADLINE_NOTICE = literal_column(f"pg_notify('{CHANNEL}' || current_schema(), deadline::text)")
 _SCHEMA = text("SELECT current_schema()")
 # SQLite: file path -> the wakes of every watch open on it in this process.
 _LOCAL: defaultdict[str, set[Wake]] = defaultdict(set)
@@ -98,14 +99,9 @@ class DeadlineWakes(Database):
             raise
         return watch
 
-    def _deadline_notice(self, db: Connection, deadline: float | None) -> None:
-        """In a write transaction (synchronous form, `Database.run`): tell the other workers' timer loops."""
-        if deadline is not None and self.dialect == "postgresql":
-            db.execute(_NOTIFY, {"at": repr(deadline)})
-
-    async def _deadline_notice_async(self, db: AsyncConnection, deadline: float | None) -> None:
-        if deadline is not None and self.dialect == "postgresql":
-            await db.execute(_NOTIFY, {"at": repr(deadline)})
+    def _tells(self, deadline: float | None) -> bool:
+        """Whether the UPDATE writing `deadline` carries DEADLINE_NOTICE (PostgreSQL: the NOTIFY goes with it)."""
+        return deadline is not None and self.dialect == "postgresql"
 
     def _deadline_written(self, deadline: float | None) -> None:
         """After the commit (SQLite): wake the loops of this process's other stores on the same file."""
