@@ -16,7 +16,7 @@ from collections import defaultdict
 from collections.abc import Callable
 from typing import Any
 
-from sqlalchemy import literal_column, text
+from sqlalchemy import literal_column
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from storage.db import Database
@@ -28,7 +28,6 @@ Wake = Callable[[float], None]
 CHANNEL = "majlis_deadline:"  # + the schema: test runs (a schema each) do not wake each other
 # RETURNING this from the UPDATE of a match's row: NOTIFY its new deadline, in the same statement.
 DEADLINE_NOTICE = literal_column(f"pg_notify('{CHANNEL}' || current_schema(), deadline::text)")
-_SCHEMA = text("SELECT current_schema()")
 # SQLite: file path -> the wakes of every watch open on it in this process.
 _LOCAL: defaultdict[str, set[Wake]] = defaultdict(set)
 
@@ -90,7 +89,7 @@ class DeadlineWakes(Database):
         conn = await self._engine.connect()
         try:
             driver = (await conn.get_raw_connection()).driver_connection
-            channel = CHANNEL + str(await driver.fetchval(str(_SCHEMA)))
+            channel = CHANNEL + str(await driver.fetchval("SELECT current_schema()"))
             watch = DeadlineWatch(wake, conn=conn, driver=driver, channel=channel)
             await driver.add_listener(channel, watch._notified)
             driver.add_termination_listener(watch._lost)
