@@ -102,6 +102,24 @@ async def test_a_bot_turn_a_dead_worker_owed_is_played_by_another_workers_timer_
         assert not reply.alert, reply.text
 
 
+async def test_a_match_started_by_a_worker_that_died_before_its_bots_first_turn_is_moved_on_by_another(
+        any_database):
+    clock = Clock()
+    async with worker(any_database, clock, 0) as (a, _), worker(any_database, clock, 2) as (b, _):
+        dies_before_the_bots(a)  # the seating seed 0 gives a bot the first turn
+        try:
+            await open_table(a, bots=3, options=("target=101",))
+            raise AssertionError("worker A was to die before its bots moved")
+        except Killed:
+            pass
+        match = await b.store.lobby_or_active_match("fake", "-100")
+        assert match.status == "active" and await bot_to_move(b.store, match.id), "started, a bot to move first"
+        clock.advance(BOT_TURN_GRACE)
+        assert await b.tick() == 1
+        assert not await bot_to_move(b.store, match.id), "the bots played up to Ali's turn"
+        assert {r.actor for r in await b.store.moves(match.id)} == {"bot"}
+
+
 async def test_a_turn_timer_a_dead_worker_claimed_fires_on_another_worker_soon_after(any_database):
     """A worker claims a due turn timer (its lease) and is killed before playing it: another worker fires it once
     the lease ends, seconds later, not half a minute."""
