@@ -65,12 +65,14 @@ async def run_platforms(settings: Settings) -> None:
             # is stopped too, so nothing is left unclosed.
             started.append(adapter)
             await adapter.start()
+        # The timer loop first: the turn timers that fall due meanwhile must not wait for resume's deliveries
+        # (a whole backlog through the platforms' rate limits); the two share the matches' locks.
+        timers = asyncio.create_task(service.run_timers(), name="timers")
         await service.resume()
         share_the_interpreter()
         log.info("threads take turns at most %.1f ms apart (bot/interpreter.py)", sys.getswitchinterval() * 1000)
         log.info("%d objects of the started bot left out of garbage collection", freeze_startup_heap())
         log.info("Majlis is running on %d platform(s); Ctrl-C stops it", len(started))
-        timers = asyncio.create_task(service.run_timers(), name="timers")
         stop = asyncio.create_task(stopping.wait(), name="stop-signal")
         await asyncio.wait({timers, stop}, return_when=asyncio.FIRST_COMPLETED)
         stop.cancel()

@@ -152,10 +152,16 @@ class Service(Lobby, Play, Timers, Delivery, Ladder, Standings, Coins, Replays, 
 
     async def resume(self) -> None:
         """After a restart: let bots finish any turn they owe, then deliver what the pending-delivery marks say
-        some screen has not shown yet. Screens already showing the latest state are left alone (no new pings)."""
+        some screen has not shown yet. Screens already showing the latest state are left alone (no new pings).
+        Several workers may resume at once: a bot turn another one played first is theirs (`_run_bots`)."""
         self._fresh_reads()
-        for match in await self.store.active_matches():
-            async with self._locks[match.id]:
+        for listed in await self.store.active_matches():
+            async with self._locks[listed.id]:
+                # Read again under the lock: another worker starting at the same time (or this one's timer loop,
+                # which runs already) may have played since the list was read. Its newer version is done work.
+                match = await self.store.get_match(listed.id)
+                if match is None or match.status != "active":
+                    continue
                 # A bot pausing between its moves (Tunj) goes on when its pause ends: that is the timer's.
                 after = match if await self._bot_waiting(match) else await self._run_bots(match)
             if after.version != match.version:

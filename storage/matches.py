@@ -18,6 +18,7 @@ from storage.models import Match, MoveRecord, Seat, dumps
 from storage.ratings import RatingOps
 from storage.schema import matches, moves, players, seats
 from storage.stats import StatsOps
+from storage.wakeups import DEADLINE_NOTICE, DeadlineWakes
 
 ACTORS = ("human", "bot", "timer")
 
@@ -43,6 +44,9 @@ _OPEN_MATCH = select(matches).where(matches.c.platform == bindparam("platform"),
                                     matches.c.chat_id == bindparam("chat_id"), _OPEN_STATUSES)
 _LOG_MOVE = insert(moves)
 _CHANGE_MATCH = update(matches).where(matches.c.id == bindparam("match_id"))
+# PostgreSQL, a deadline written: the same change, sending it to every worker's timer loop (storage/wakeups.py) in
+# the same statement (no round trip of its own).
+_CHANGE_MATCH_TOLD = _CHANGE_MATCH.returning(DEADLINE_NOTICE)
 # After every delivery pass: built once, as a new statement object each time cost more than the move's own write.
 _DELIVERED_BEHIND = matches.c.delivered_version.is_(None) | (matches.c.delivered_version < bindparam("shown"))
 _MARK_DELIVERED = (update(matches).where(matches.c.id == bindparam("match_id"))
@@ -51,7 +55,7 @@ _MARK_DELIVERED = (update(matches).where(matches.c.id == bindparam("match_id"))
                    .returning(matches.c.version))
 
 
-class MatchOps(StatsOps, CoinOps, RatingOps):
+class MatchOps(StatsOps, CoinOps, RatingOps, DeadlineWakes):
     # ---- matches -------------------------------------------------------------------------------------------
 
     async def create_match(
@@ -214,9 +218,12 @@ class MatchOps(StatsOps, CoinOps, RatingOps):
             row = await self._match_row(db, match_id)
             if row["stake"]:
                 await self._hold_stakes(db, match_id, row["stake"])
-            await db.execute(update(matches).where(matches.c.id == match_id).values(
-                status="active", version=0, snapshot=dumps(snapshot), deadline=deadline, updated=self._now()))
-            return Match.from_row(await self._match_row(db, match_id))
+            start = update(matches).where(matches.c.id == match_id).values(
+                status="active", version=0, snapshot=dumps(snapshot), deadline=deadline, updated=self._now())
+            await db.execute(start.returning(DEADLINE_NOTICE) if self._tells(deadline) else start)
+            started = Match.from_row(await self._match_row(db, match_id))
+        self._deadline_written(deadline)
+        return started
 
     async def cancel_match(self, match_id: int) -> Match:
         """Close a lobby or abandon a match in play; cancelling twice is harmless, a finished match stays finished.
@@ -263,8 +270,10 @@ class MatchOps(StatsOps, CoinOps, RatingOps):
         if actor not in ACTORS:
             raise ValueError(f"actor must be one of {ACTORS}, not {actor!r}")
         if finished_result is None:  # every move but the last: one synchronous transaction (storage/db.py `run`)
-            return await self.run(lambda db: self._move(db, match_id, expected_version, seat, actor, move,
-                                                        new_snapshot, deadline))
+            moved = await self.run(lambda db: self._move(db, match_id, expected_version, seat, actor, move,
+                                                         new_snapshot, deadline))
+            self._deadline_written(deadline)
+            return moved
         async with self.transaction() as db:
             # Locked until commit: a move on another worker waits here, then sees our version and goes stale.
             row = await self._match_row(db, match_id, lock=True)
@@ -299,7 +308,7 @@ class MatchOps(StatsOps, CoinOps, RatingOps):
         db.execute(_LOG_MOVE, {"match_id": match_id, "seq": version, "seat": seat, "actor": actor, "move": move,
                                "at": now})
         changes = {"snapshot": dumps(new_snapshot), "version": version, "deadline": deadline, "updated": now}
-        db.execute(_CHANGE_MATCH, {"match_id": match_id, **changes})
+        db.execute(_CHANGE_MATCH_TOLD if self._tells(deadline) else _CHANGE_MATCH, {"match_id": match_id, **changes})
         # The caller's snapshot itself, not a parse of the text just written from it (the same data).
         return replace(Match.from_row({**row, **changes, "snapshot": None}), snapshot=new_snapshot)
 
@@ -317,10 +326,13 @@ class MatchOps(StatsOps, CoinOps, RatingOps):
                 raise StaleVersion(match_id, row["version"] if expected_version is None else expected_version,
                                    row["version"], row["status"])
             changes = {"deadline": deadline, "updated": self._now()}
-            db.execute(_CHANGE_MATCH, {"match_id": match_id, **changes})
+            db.execute(_CHANGE_MATCH_TOLD if self._tells(deadline) else _CHANGE_MATCH,
+                       {"match_id": match_id, **changes})
             return Match.from_row({**row, **changes})
 
-        return await self.run(change)
+        changed = await self.run(change)
+        self._deadline_written(deadline)
+        return changed
 
     async def moves(self, match_id: int) -> list[MoveRecord]:
         """The match's move log in order, for replay from the start state."""

@@ -201,3 +201,41 @@ async def test_the_timer_loop_keeps_ticking_past_a_failing_tick_until_stopped(tm
             await asyncio.wait_for(service.run_timers(interval=0.001), 30)
         assert ticks == 3
         assert [(r.getMessage(), r.exc_info[0]) for r in caplog.records] == [("timer tick failed", RuntimeError)]
+
+
+async def test_run_platforms_fires_due_timers_while_resume_still_delivers(tmp_path, monkeypatch):
+    """After a restart, `resume` may take long (a backlog of screens through the platforms' rate limits): the
+    timer loop runs from the start, so a turn timer that is due fires without waiting for it."""
+    path, clock = str(tmp_path / "first.db"), Clock()
+    match_id = await ali_and_a_bot(path, clock, FakeTransport())
+    store = await Store.open(path)
+    clock.now = (await store.get_match(match_id)).deadline + 1
+    await store.close()
+
+    transport = WatchedTransport()
+    resumed = asyncio.Event()
+    still_delivering = asyncio.Event()
+
+    class SlowResume(Service):
+        async def resume(self) -> None:
+            still_delivering.set()
+            await resumed.wait()  # the backlog: done only when the test says so
+            await super().resume()
+
+    monkeypatch.setattr(runner, "Service",
+                        lambda store, **settings: SlowResume(store, clock=clock, seed_source=random.Random(7),
+                                                             **settings))
+    monkeypatch.setattr(runner, "build_adapters", lambda service, settings: [FakeAdapter(service, transport)])
+    settings = Settings(telegram_token=None, telegram_base_url=None, telegram_webhook_url=None,
+                        telegram_webhook_port=8443, discord_token=None, discord_guild_id=None, database_url=path)
+    running = asyncio.create_task(runner.run_platforms(settings))
+    try:
+        await asyncio.wait_for(still_delivering.wait(), 30)
+        await asyncio.wait_for(transport.timer_fired.wait(), 10)  # TimeoutError before the fix
+        assert not resumed.is_set()
+    finally:
+        resumed.set()
+        running.cancel()
+        await running
+    async with opened_store(path) as store:
+        assert [r.actor for r in await store.moves(match_id)].count("timer") == 1

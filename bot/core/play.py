@@ -188,7 +188,8 @@ class Play(ServiceState):
     async def _run_bots(self, match: Match) -> Match:
         """Play every bot turn (and every seat a bot covers for an absent player) until a human is to move — or,
         in a game that shows each bot move (GameUI.bot_pause: Tunj), until a bot's move is stored: its pause is
-        then the match's deadline, and the timer plays the next move when it ends (Timers._timeout)."""
+        then the match's deadline, and the timer plays the next move when it ends (Timers._timeout). Every bot
+        turn carries a due time (Timers._deadline_for), so turns a dead worker owed are played by another one."""
         game = engine.get(match.game)
         for _ in range(MAX_BOT_MOVES):
             if match.status != "active":
@@ -207,7 +208,12 @@ class Play(ServiceState):
             if self.bot_delay:
                 await asyncio.sleep(self.bot_delay)
             new_state = game.apply(state, seat_index, move)
-            match = await self._commit(match, seat_index, "bot", move, state, new_state)
+            try:
+                match = await self._commit(match, seat_index, "bot", move, state, new_state)
+            except StaleVersion:
+                # Another worker played this bot turn first (its timer loop claimed the owed turn, or it resumed
+                # the same match at start-up): its move stands, and that worker goes on with the bots after it.
+                return await self.store.get_match(match.id) or match
             if await self._bot_waiting(match):
                 return match
         return match

@@ -16,60 +16,106 @@ from bot.messages import Actor, ChatRef, OutMessage, Reply
 from engine.bots import decide
 from storage.errors import StaleVersion
 from storage.models import Match, Seat
+from storage.wakeups import DeadlineWatch
 
 log = logging.getLogger(__name__)
 
 AWAY_AFTER_TIMEOUTS = 2
-MAX_SLEEP = 30.0  # seconds the timer loop sleeps at most with nothing due (a deadline written by another process)
-# How long a claimed timer stays this worker's (Store.claim_due_timers): far longer than playing a timeout takes,
-# short enough that a killed worker's claimed timers fire on another one soon after.
-TIMER_LEASE = 30.0
+# Seconds the timer loop sleeps at most with nothing due: how late a deadline another worker wrote fires when its
+# wake-up was lost (storage/wakeups.py: the listening connection down).
+MAX_SLEEP = 30.0
+# How long a claimed timer stays this worker's (Store.claim_due_timers): far longer than playing a timeout takes
+# (its move replaces the deadline), short enough that a killed worker's claimed timers fire on another one soon
+# after. Claimed a batch at a time, each with a fresh lease, so a long list of due timers never outlives its lease.
+# (A lease that did run out costs only work done twice: the version check applies one move.)
+TIMER_LEASE = 5.0
+TIMER_BATCH = 10
+# A bot's turn is owed work with a due time like a turn timer's (`_deadline_for`): the worker that stores the move
+# before it plays the bots at once, inline, and their moves replace this deadline; it only comes due when that
+# worker died (or a chain of bot moves stalled) in between, and then any worker's timer loop claims it and plays
+# the bots (`_timeout`). Long enough that a live worker's inline bots are never raced by another worker's loop.
+BOT_TURN_GRACE = 2.0
+WATCH_TIMEOUT = 10.0  # seconds to open the loop's deadline subscription (a hanging server must not stop the loop)
 
 
 class Timers(ServiceState):
+    _watch_failed = False  # the deadline subscription could not be opened (said once, until it opens again)
+
     async def tick(self) -> int:
         """Play for every seat whose turn timer has run out, then run the deliveries that are due (retries after a
         refusal, coalesced table edits); returns how many timeouts fired."""
         self._fresh_reads()
         fired = 0
-        now = self.clock()
-        for match_id, version in await self.store.claim_due_timers(now, TIMER_LEASE):
-            fired += await self._timeout(match_id, version, now + TIMER_LEASE)
+        for _ in range(1000):  # a guard against a clock gone wrong: each timeout leaves a later deadline
+            now = self.clock()
+            claimed = await self.store.claim_due_timers(now, TIMER_LEASE, limit=TIMER_BATCH)
+            for match_id, version in claimed:
+                fired += await self._timeout(match_id, version, now + TIMER_LEASE)
+            if len(claimed) < TIMER_BATCH:
+                break
         await self._tournament_tick()  # bot/core/tournaments.py: draws due, results, check-ins, forfeits
         await self.deliver()
         return fired
 
     async def run_timers(self, interval: float = MAX_SLEEP) -> None:
         """The production timer loop (tests call `tick` with a controlled clock instead): tick, then sleep until
-        the next turn deadline or waiting delivery — at most `interval` seconds (a deadline another process
-        wrote is seen within it) — or until a move or a delivery tells it of an earlier time (`_timer_due`).
+        the next turn deadline or waiting delivery — at most `interval` seconds — or until a move or a delivery
+        tells it of an earlier time (`_timer_due`), here or on another worker (storage/wakeups.py: a deadline a
+        worker wrote just before it died fires on time on the others).
         An idle bot wakes once per `interval`, not once a second. `stop_timers` ends it between two ticks, so
         a tick's transactions are never cut in half."""
         self._stop_timers = asyncio.Event()
         self._timers_changed = asyncio.Event()
-        while not self._stop_timers.is_set():
-            self._timers_changed.clear()
-            self._timers_wake_at = float("-inf")  # awake: a time told meanwhile is kept in _told_min
-            self._told_min = float("inf")
-            try:
-                await self.tick()
-                wait = await self._until_next(interval)
-                wait = min(wait, max(0.0, self._told_min - self.clock()))
-            except Exception:  # a bad match must not stop every other table's timers
-                log.exception("timer tick failed")
-                wait = min(interval, 1.0)
-            if wait <= 0:
-                # Still past due right after a tick: held by a move or a delivery under way (or stuck); look again
-                # in a second, as the loop always did, rather than spin.
-                wait = min(interval, 1.0)
-            self._timers_wake_at = self.clock() + wait
-            stop = asyncio.ensure_future(self._stop_timers.wait())
-            changed = asyncio.ensure_future(self._timers_changed.wait())
-            try:
-                await asyncio.wait({stop, changed}, timeout=wait, return_when=asyncio.FIRST_COMPLETED)
-            finally:
-                stop.cancel()
-                changed.cancel()
+        watch: DeadlineWatch | None = None
+        try:
+            while not self._stop_timers.is_set():
+                watch = await self._watch_deadlines(watch)
+                await self._timer_pass(interval)
+        finally:
+            if watch is not None:
+                await watch.close()
+
+    async def _watch_deadlines(self, watch: DeadlineWatch | None) -> DeadlineWatch | None:
+        """The loop's subscription to deadlines other workers write (storage/wakeups.py), opened again after its
+        connection was lost; without one the loop still sees them, at its longest sleep's end."""
+        if watch is not None and watch.alive:
+            return watch
+        if watch is not None:
+            await watch.close()
+        try:
+            watch = await asyncio.wait_for(self.store.watch_deadlines(self._timer_due), WATCH_TIMEOUT)
+        except Exception as error:  # the database is away: the ticks fail too, and the next pass tries again
+            if not self._watch_failed:
+                log.warning("not woken by other workers' deadlines for now: %s", error or type(error).__name__)
+            self._watch_failed = True
+            return None
+        self._watch_failed = False
+        return watch
+
+    async def _timer_pass(self, interval: float) -> None:
+        """One tick, then the sleep until the next thing due (or a wake, or the stop)."""
+        self._timers_changed.clear()
+        self._timers_wake_at = float("-inf")  # awake: a time told meanwhile is kept in _told_min
+        self._told_min = float("inf")
+        try:
+            await self.tick()
+            wait = await self._until_next(interval)
+            wait = min(wait, max(0.0, self._told_min - self.clock()))
+        except Exception:  # a bad match must not stop every other table's timers
+            log.exception("timer tick failed")
+            wait = min(interval, 1.0)
+        if wait <= 0:
+            # Still past due right after a tick: held by a move or a delivery under way (or stuck); look again
+            # in a second, as the loop always did, rather than spin.
+            wait = min(interval, 1.0)
+        self._timers_wake_at = self.clock() + wait
+        stop = asyncio.ensure_future(self._stop_timers.wait())
+        changed = asyncio.ensure_future(self._timers_changed.wait())
+        try:
+            await asyncio.wait({stop, changed}, timeout=wait, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            stop.cancel()
+            changed.cancel()
 
     async def _until_next(self, longest: float) -> float:
         """Seconds until the earliest stored turn deadline or waiting delivery, at most `longest`."""
@@ -127,10 +173,11 @@ class Timers(ServiceState):
             return None
         if not seats[seat].is_human or seats[seat].away:
             # A bot seat never waits; but a window the rules time (a Tunj claim) still needs its deadline, and so
-            # does a bot's pause between its moves where the rules want each one shown (`_bot_pause`).
+            # does a bot's pause between its moves where the rules want each one shown (`_bot_pause`). A bot that
+            # plays at once gets a due time too: its turn is owed work any worker claims (BOT_TURN_GRACE).
             if ui_for(match.game).forced_timeout_move(engine.get(match.game).view(state, None)) is None:
                 pause = self._bot_pause(match, state, seats)
-                return None if pause is None else self.clock() + pause
+                return self.clock() + (BOT_TURN_GRACE if pause is None else pause)
         chat = await self._chat(match.platform, match.chat_id)
         game = engine.get(match.game)
         seconds = ui_for(match.game).timer_seconds(game.view(state, None), match.options, chat.turn_timer)
@@ -167,8 +214,9 @@ class Timers(ServiceState):
             seats = await self._seats(match.id)
             seat = seats[seat_index]
             forced = ui_for(match.game).forced_timeout_move(game.view(state, None))
-            if forced is None and self._bot_pause(match, state, seats) is not None:
-                # A bot's pause after its move is over: its next move, shown and followed by the next pause.
+            if forced is None and (not seat.is_human or seat.away):
+                # A bot's pause after its move is over (its next move, shown and followed by the next pause), or
+                # bot turns owed since a worker stored the move before them and died before playing them.
                 match = await self._run_bots(match)
                 self._schedule(match, changed_seats=None, new_turn=True)
                 return 1
