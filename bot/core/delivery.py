@@ -238,10 +238,10 @@ class Delivery(ServiceState):
         left = Due(seats=set(), ready=True, attempts=work.attempts)
         errors: list[BaseException] = []
         await self._fresh_slots(match.id)
+        if work.lobby:  # first, as when it was edited inline: "the game has started", then the cards and the table
+            await self._deliver_lobby(match, left, errors)
         if _in_play(match):
             await self._deliver_play(match, work, left, errors)
-        if work.lobby:  # after the racks (a start's cards first), before the table it announces
-            await self._deliver_lobby(match, left, errors)
         if work.table and _in_play(match):
             if work.table_after > self.clock():
                 left.table, left.table_after = True, work.table_after
