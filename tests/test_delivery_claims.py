@@ -10,12 +10,15 @@ sends a second ping that nobody would delete.
 from __future__ import annotations
 
 import asyncio
+import random
 from typing import Any
 
 from bot import callbacks
 from bot.i18n import game_name, t
-from bot.messages import Actor, ChatRef
+from bot.messages import Actor, ChatRef, OutMessage
+from bot.service import Service
 from storage import Store
+from tests.fakes import FakeTransport
 from tests.tg_harness import GROUP_ID, Bot, Call, Clock, FakeTelegram, first_data, open_lobby, seat_to_move, user
 
 ALICE = user(111, "Alice")
@@ -120,3 +123,41 @@ async def test_a_slot_claim_is_one_workers_until_saved_released_or_run_out(any_s
     assert (await claim("telegram", "table", match.id, None, "c", now=141.0, lease=30.0)).held, "b's lease ran out"
     await any_store.release_slot("telegram", "table", match.id, None, "c")
     assert (await claim("telegram", "table", match.id, None, "d", now=142.0, lease=30.0)).held
+
+
+async def test_two_workers_without_pushed_racks_leave_one_turn_notice(any_database) -> None:
+    """Discord's way (no racks pushed): the group's one turn notice is replaced by one worker at a time."""
+    clock = Clock()
+    transport = FakeTransport(push_private=False)  # one platform, both workers talk to it
+
+    async def slow(chat_id: str, message: OutMessage) -> None:
+        await asyncio.sleep(0.02)
+
+    stores = [await Store.open(any_database), await Store.open(any_database)]
+    services = [Service(store, clock=clock, seed_source=random.Random(seed)) for seed, store in enumerate(stores)]
+    for service in services:
+        service.attach(transport, images=False)
+    group = ChatRef("fake", "-900")
+    ali, badr = (Actor("fake", str(n), name, language="en") for n, name in ((11, "Ali"), (12, "Badr")))
+    try:
+        a, b = services
+        await a.command(ali, group, "new", ["kenza"])
+        await a.command(badr, group, "join")
+        match = await stores[0].lobby_or_active_match("fake", "-900")
+        await a.press(ali, group, callbacks.encode("s", match.id), deliver=False)
+        transport.watch = slow
+        await asyncio.gather(a.deliver(), b.resume())
+        transport.watch = None
+        for _ in range(4):
+            clock.advance(5.0)
+            await a.tick()
+            await b.tick()
+        notices = [(chat, mid) for (chat, mid), message in transport.current.items() if message.mention]
+        stored = [(m.chat_id, m.message_id) for m in await stores[0].messages_for_match(match.id) if m.kind == "notice"]
+        assert len(notices) == 1 and notices == stored, (notices, stored)
+        tables = [key for key, message in transport.current.items() if key[0] == "-900" and message.keyboard
+                  and not message.mention and "j:" not in str(message.keyboard)]
+        assert len(tables) == 1, f"{len(tables)} live tables"
+    finally:
+        for store in stores:
+            await store.close()
