@@ -161,3 +161,21 @@ async def test_two_workers_without_pushed_racks_leave_one_turn_notice(any_databa
     finally:
         for store in stores:
             await store.close()
+
+
+async def test_a_hand_asked_for_while_another_worker_sends_that_rack_is_answered_as_on_its_way(tmp_path) -> None:
+    from tests.chat import fake_service
+
+    async with fake_service(tmp_path / "db.sqlite", seed=3) as (service, transport, store, clock):
+        ali, badr = (Actor("fake", str(n), name, language="en") for n, name in ((11, "Ali"), (12, "Badr")))
+        group = ChatRef("fake", "-901")
+        for who in (ali, badr):
+            await service.command(who, ChatRef("fake", who.user_id, private=True), "start")
+        await service.command(ali, group, "new", ["kenza"])
+        await service.command(badr, group, "join")
+        match = await store.lobby_or_active_match("fake", "-901")
+        await service.press(ali, group, callbacks.encode("s", match.id))
+        held = await store.claim_slot("fake", "rack", match.id, 0, "other-worker", clock(), 30.0)
+        assert held.held
+        reply = await service.command(ali, group, "hand")
+        assert reply.text == t("en", "hand.sent") and not reply.alert, reply

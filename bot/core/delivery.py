@@ -501,6 +501,8 @@ class Delivery(ServiceState):
             except Unreachable:
                 link = self.transports[match.platform].deep_link(f"m{match.id}")
                 return Reply(t(lang, "err.open_private", link=link or ""), alert=True)
+            except SlotBusy:  # another worker is sending this rack right now: it is on its way
+                pass
             return Reply(t(lang, "hand.sent"))
         return Reply("", message=message)
 
