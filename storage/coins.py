@@ -70,7 +70,7 @@ class CoinOps(Database):
         if stake < 0:
             raise ValueError("a stake cannot be negative")
         async with self.transaction() as db:
-            await self._require(db, match_id, "lobby")  # type: ignore[attr-defined]
+            await self._lobby_change(db, match_id)  # type: ignore[attr-defined]
             await db.execute(update(matches).where(matches.c.id == match_id).values(stake=stake))
 
     # ---- inside another operation's transaction ----------------------------------------------------------------

@@ -53,6 +53,13 @@ _MARK_DELIVERED = (update(matches).where(matches.c.id == bindparam("match_id"))
                    .values(delivered_version=case((_DELIVERED_BEHIND, bindparam("shown")),
                                                   else_=matches.c.delivered_version))
                    .returning(matches.c.version))
+# A lobby change counts up the lobby's version (the group's lobby message owes it until `mark_lobby_shown`); a match
+# opened without a lobby message (a tournament's, a row from before the counter) stays at 0 and owes none.
+_LOBBY_CHANGED = case((matches.c.lobby_version > 0, matches.c.lobby_version + 1), else_=0)
+_LOBBY_SHOWN = (update(matches).where(matches.c.id == bindparam("match_id"))
+                .values(lobby_shown=case((matches.c.lobby_shown < bindparam("shown"), bindparam("shown")),
+                                         else_=matches.c.lobby_shown))
+                .returning(matches.c.lobby_version))
 
 
 class MatchOps(StatsOps, CoinOps, RatingOps, DeadlineWakes):
@@ -69,10 +76,13 @@ class MatchOps(StatsOps, CoinOps, RatingOps, DeadlineWakes):
         seed: int | None,
         stake: int = 0,
         rated: bool = False,
+        lobby_screen: bool = True,
     ) -> Match:
         """Open a lobby in the chat; TableBusy if the chat already has a lobby or a match in play. A `stake`
         makes it a coin table: each seat's coins are held when it starts. `rated`: the table feeds the ranked
-        ladder when it ends (if every seat is then a human)."""
+        ladder when it ends (if every seat is then a human). `lobby_screen`: the group is shown a lobby message,
+        owed from this commit on (`lobby_owed_matches`) until `mark_lobby_shown`; False for a table started
+        without one (a tournament's)."""
         async with self.transaction() as db:
             busy = await self._open_row(db, platform, str(chat_id))
             if busy is not None:
@@ -85,7 +95,8 @@ class MatchOps(StatsOps, CoinOps, RatingOps, DeadlineWakes):
                     match_id = (await db.execute(insert(matches).values(
                         game=game, mode=mode, options=dumps(options), status="lobby", version=0, seed=seed,
                         platform=platform, chat_id=str(chat_id), creator_id=creator_id, created=now, updated=now,
-                        stake=stake, rated=int(rated)).returning(matches.c.id))).scalar_one()
+                        stake=stake, rated=int(rated), lobby_version=int(lobby_screen), lobby_shown=0)
+                        .returning(matches.c.id))).scalar_one()
             except IntegrityError:
                 busy = await self._open_row(db, platform, str(chat_id))
                 if busy is None:
@@ -169,6 +180,19 @@ class MatchOps(StatsOps, CoinOps, RatingOps, DeadlineWakes):
             .order_by(matches.c.id))
         return [Match.from_row(row) for row in rows]
 
+    async def lobby_owed_matches(self) -> list[Match]:
+        """Matches whose lobby message does not show their latest lobby change (a post or an edit refused, then a
+        restart), oldest first."""
+        rows = await self._read_all(select(matches).where(matches.c.lobby_shown < matches.c.lobby_version)
+                                    .order_by(matches.c.id))
+        return [Match.from_row(row) for row in rows]
+
+    async def mark_lobby_shown(self, match_id: int, lobby_version: int) -> int | None:
+        """The lobby message shows `lobby_version` (or later): never backwards. Returns the stored lobby version
+        (None: no such match): a later one is a change made meanwhile (on another worker) still to show."""
+        values = {"match_id": match_id, "shown": lobby_version}
+        return await self.run(lambda db: db.execute(_LOBBY_SHOWN, values).scalar_one_or_none())
+
     async def mark_delivered(self, match_id: int, version: int) -> int | None:
         """Every screen shows `version` (or later): clear the pending-delivery mark up to it, never backwards.
 
@@ -181,7 +205,7 @@ class MatchOps(StatsOps, CoinOps, RatingOps, DeadlineWakes):
     async def set_match_options(self, match_id: int, options: dict[str, Any], mode: str | None = None) -> Match:
         """Replace a lobby's options (and mode, if given) before the game starts."""
         async with self.transaction() as db:
-            await self._require(db, match_id, "lobby")
+            await self._lobby_change(db, match_id)
             await db.execute(update(matches).where(matches.c.id == match_id).values(
                 options=dumps(options), mode=matches.c.mode if mode is None else mode, updated=self._now()))
             return Match.from_row(await self._match_row(db, match_id))
@@ -204,7 +228,7 @@ class MatchOps(StatsOps, CoinOps, RatingOps, DeadlineWakes):
         a seat taken or left through another worker since the caller read them.
         """
         async with self.transaction() as db:
-            await self._require(db, match_id, "lobby")
+            await self._lobby_change(db, match_id)
             count = await self._seat_count(db, match_id)
             if count == 0:
                 raise WrongStatus(f"match {match_id} has no seats")
@@ -236,7 +260,7 @@ class MatchOps(StatsOps, CoinOps, RatingOps, DeadlineWakes):
                 raise WrongStatus(f"match {match_id} is already finished")
             now = self._now()
             await db.execute(update(matches).where(matches.c.id == match_id).values(
-                status="cancelled", deadline=None, finished=now, updated=now))
+                status="cancelled", deadline=None, finished=now, updated=now, lobby_version=_LOBBY_CHANGED))
             if row["stake"] and row["status"] == "active":
                 await self._refund_pot(db, match_id)
             return Match.from_row(await self._match_row(db, match_id))
@@ -349,7 +373,7 @@ class MatchOps(StatsOps, CoinOps, RatingOps, DeadlineWakes):
         if (player_id is None) == (bot_level is None):
             raise ValueError("a seat takes exactly one of player_id and bot_level")
         async with self.transaction() as db:
-            await self._require(db, match_id, "lobby")
+            await self._lobby_change(db, match_id)
             if max_seats is not None and await self._seat_count(db, match_id) >= max_seats:
                 raise TableFull(f"match {match_id} has its {max_seats} seats taken")
             if player_id is not None:
@@ -367,7 +391,7 @@ class MatchOps(StatsOps, CoinOps, RatingOps, DeadlineWakes):
     async def remove_seat(self, match_id: int, seat_index: int) -> list[Seat]:
         """Free a lobby seat and close the gap, so seats stay numbered 0..n-1; returns the remaining seats."""
         async with self.transaction() as db:
-            await self._require(db, match_id, "lobby")
+            await self._lobby_change(db, match_id)
             result = await db.execute(delete(seats).where(seats.c.match_id == match_id, seats.c.seat == seat_index))
             if result.rowcount == 0:
                 raise NotFound(f"match {match_id} has no seat {seat_index}")
@@ -418,6 +442,13 @@ class MatchOps(StatsOps, CoinOps, RatingOps, DeadlineWakes):
         row = await self._match_row(db, match_id, lock=True)
         if row["status"] != status:
             raise WrongStatus(f"match {match_id} is {row['status']}, not {status}")
+        return row
+
+    async def _lobby_change(self, db: AsyncConnection, match_id: int) -> Row:
+        """`_require` a lobby, and count the change about to be made in it (its lobby message now owes it; the
+        transaction's rollback takes the count back with the change)."""
+        row = await self._require(db, match_id, "lobby")
+        await db.execute(update(matches).where(matches.c.id == match_id).values(lobby_version=_LOBBY_CHANGED))
         return row
 
     async def _open_row(self, db: AsyncConnection, platform: str, chat_id: str) -> Row | None:

@@ -2,14 +2,25 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import delete, insert, select, update
 from sqlalchemy.engine import Connection
 
 from storage.db import Database
+from storage.dialects import upsert
 from storage.models import Message
-from storage.schema import messages
+from storage.schema import messages, slot_claims
+
+
+@dataclass(frozen=True)
+class SlotClaim:
+    """The outcome of `claim_slot`: whether this worker holds the slot now, and the slot's message as stored at
+    that moment (another worker may have sent one since this worker last looked)."""
+
+    held: bool
+    current: Message | None
 
 
 class MessageOps(Database):
@@ -21,15 +32,21 @@ class MessageOps(Database):
         kind: str,
         match_id: int | None = None,
         seat: int | None = None,
+        *,
+        claim: str | None = None,
     ) -> Message:
         """Remember (or replace) the message filling one slot.
 
         A match's slot is (match, kind, seat, platform): a rack re-sent to another chat replaces the old entry.
-        Without a match the slot is (platform, chat, kind, seat).
+        Without a match the slot is (platform, chat, kind, seat). `claim`: the token of this worker's
+        `claim_slot`, released in the same transaction.
         """
         slot = _slot_query(platform, kind, match_id, seat, str(chat_id))
 
         def save(db: Connection) -> Message:
+            if claim is not None and match_id is not None:
+                db.execute(delete(slot_claims).where(*_claim_key(platform, kind, match_id, seat),
+                                                     slot_claims.c.token == claim))
             row = db.execute(slot).mappings().first()
             now = self._now()
             if row is None:
@@ -46,6 +63,34 @@ class MessageOps(Database):
             return Message.from_row(saved)
 
         return await self.run(save)
+
+    async def claim_slot(self, platform: str, kind: str, match_id: int, seat: int | None, token: str, now: float,
+                         lease: float) -> SlotClaim:
+        """Hold a match's message slot before sending a new message into it, until `now + lease` or `release_slot`
+        / `save_message(claim=token)`. Held by another worker (and not run out): not held. Either way the slot's
+        message as stored now comes with the answer, read in the same transaction."""
+        key = {"match_id": match_id, "platform": platform, "kind": kind, "seat": -1 if seat is None else seat}
+        statement = upsert(self.dialect, slot_claims).values(**key, token=token, until=now + lease)
+        statement = statement.on_conflict_do_update(
+            index_elements=[slot_claims.c.match_id, slot_claims.c.platform, slot_claims.c.kind, slot_claims.c.seat],
+            set_={"token": statement.excluded.token, "until": statement.excluded.until},
+            where=(slot_claims.c.until <= now) | (slot_claims.c.token == token))
+        slot = _slot_query(platform, kind, match_id, seat, None)
+
+        def claim(db: Connection) -> SlotClaim:
+            db.execute(statement)
+            holder = db.execute(select(slot_claims.c.token).where(*_claim_key(platform, kind, match_id, seat))
+                                ).scalar_one_or_none()
+            row = db.execute(slot).mappings().first()
+            return SlotClaim(holder == token, None if row is None else Message.from_row(row))
+
+        return await self.run(claim)
+
+    async def release_slot(self, platform: str, kind: str, match_id: int, seat: int | None, token: str) -> None:
+        """Give up a claim (the send failed); another worker's claim is left alone."""
+        statement = delete(slot_claims).where(*_claim_key(platform, kind, match_id, seat),
+                                              slot_claims.c.token == token)
+        await self.run(lambda db: db.execute(statement))
 
     async def get_message(
         self,
@@ -72,6 +117,11 @@ class MessageOps(Database):
         """Forget a message (after the bot deleted it in the chat); unknown ids are ignored."""
         statement = delete(messages).where(messages.c.id == message_row_id)
         await self.run(lambda db: db.execute(statement))
+
+
+def _claim_key(platform: str, kind: str, match_id: int, seat: int | None) -> tuple[Any, ...]:
+    return (slot_claims.c.match_id == match_id, slot_claims.c.platform == platform, slot_claims.c.kind == kind,
+            slot_claims.c.seat == (-1 if seat is None else seat))
 
 
 def _slot_query(platform: str, kind: str, match_id: int | None, seat: int | None, chat_id: str | None) -> Any:

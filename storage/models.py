@@ -81,6 +81,8 @@ class Match:
     delivered_version: int | None = None  # screens shown up to this version; below `version`: a delivery is owed
     stake: int = 0  # coins each seat puts in the pot; 0: a free table
     rated: bool = False  # opened as a rated table: feeds the ranked ladder if every seat is human at the end
+    lobby_version: int = 0  # lobby changes so far (0: the match has no lobby message)
+    lobby_shown: int = 0  # the lobby version its lobby message shows; below `lobby_version`: an edit is owed
 
     @property
     def is_open(self) -> bool:
@@ -94,7 +96,8 @@ class Match:
             platform=row["platform"], chat_id=row["chat_id"], creator_id=row["creator_id"],
             deadline=row["deadline"], created=row["created"], updated=row["updated"],
             finished=row["finished"], result=loads(row["result"]), delivered_version=row["delivered_version"],
-            stake=row["stake"], rated=bool(row["rated"]),
+            stake=row["stake"], rated=bool(row["rated"]), lobby_version=row["lobby_version"],
+            lobby_shown=row["lobby_shown"],
         )
 
 

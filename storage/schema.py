@@ -53,6 +53,8 @@ matches = Table(
     Column("delivered_version", Integer),
     Column("stake", Integer, nullable=False),
     Column("rated", Integer, nullable=False),
+    Column("lobby_version", Integer, nullable=False),  # counts the lobby's changes (seats, options, start, cancel)
+    Column("lobby_shown", Integer, nullable=False),  # the lobby_version the lobby message shows; below: owed
 )
 
 seats = Table(
@@ -85,6 +87,18 @@ messages = Table(
     Column("kind", Text, nullable=False),
     Column("seat", Integer),
     Column("updated", Float, nullable=False),
+)
+
+# A worker about to send a new message into a match's slot (a table, a rack, a ping) holds its claim: another
+# worker delivering the same match meanwhile edits what the claimer sent instead of sending a second one.
+slot_claims = Table(
+    "slot_claims", metadata,
+    Column("match_id", Integer, primary_key=True),
+    Column("platform", Text, primary_key=True),
+    Column("kind", Text, primary_key=True),
+    Column("seat", Integer, primary_key=True),  # -1: the match's seatless slot (the table, the lobby)
+    Column("token", Text, nullable=False),
+    Column("until", Float, nullable=False),
 )
 
 stats = Table(

@@ -62,7 +62,8 @@ ROWS: list[tuple[int, str, dict[str, object]]] = [
 ADDED = {2: {"players": {"client_language": None, "username": None}},
          4: {"matches": {"delivered_version": "by status"}},
          5: {"matches": {"stake": 0}},
-         6: {"matches": {"rated": 0}}}
+         6: {"matches": {"rated": 0}},
+         8: {"matches": {"lobby_version": 0, "lobby_shown": 0}}}  # revision 0008: no lobby message owed
 
 
 async def _legacy_database(path: str, version: int) -> list[tuple[str, dict[str, object]]]:
@@ -128,6 +129,7 @@ async def test_a_database_of_every_legacy_version_migrates_with_every_row_kept(t
 async def test_alembic_builds_on_sqlite_exactly_the_schema_the_old_runner_built(tmp_path: Path) -> None:
     old, new = str(tmp_path / "old.db"), str(tmp_path / "new.db")
     await _legacy_database(old, len(MIGRATIONS))
+    await (await Store.open(old)).close()  # stamped at the runner's last version, then the revisions after it
     await (await Store.open(new)).close()
 
     def schema(path: str) -> dict[str, str]:
@@ -153,9 +155,11 @@ async def test_a_fresh_database_has_the_tables_and_columns_the_queries_use(any_s
 async def test_a_database_from_a_newer_build_is_refused(tmp_path: Path) -> None:
     path = str(tmp_path / "future.db")
     async with aiosqlite.connect(path, isolation_level=None) as conn:
-        later = Migration(len(MIGRATIONS) + 1, "later", ("CREATE TABLE later (x INTEGER)",))
-        await apply_migrations(conn, MIGRATIONS + (later,))
-    with pytest.raises(SchemaTooNew, match=f"version {len(MIGRATIONS) + 1}; this build knows up to"):
+        # A version past every revision this build knows (the runner's numbers went on as the revisions' do).
+        later = tuple(Migration(number, "later", (f"CREATE TABLE later{number} (x INTEGER)",))
+                      for number in range(len(MIGRATIONS) + 1, revision_numbers()[-1] + 2))
+        await apply_migrations(conn, MIGRATIONS + later)
+    with pytest.raises(SchemaTooNew, match=f"version {revision_numbers()[-1] + 1}; this build knows up to"):
         await Store.open(path)
     path = str(tmp_path / "future_alembic.db")
     await (await Store.open(path)).close()

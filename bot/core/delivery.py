@@ -6,12 +6,23 @@ delivery runs after the presser was answered (`deliver`), retries what the platf
 Order matters: the rack of the player to move first, then the other racks and the turn notice, the table last.
 The table of a group is edited at most `Transport.group_edits_per_minute` times a minute: moves in between are
 coalesced, the newest state wins (Telegram allows about 20 messages a minute in a group).
+
+A lobby change (a seat, an option, the start, the cancel) is a stored fact too: the presser is answered from the
+commit, and the lobby message is owed like a move's screens (`_owe_lobby`; in storage the match's lobby version
+above the shown one), so a platform error on the edit is retried and a restart posts it.
+
+Several workers may deliver one match at once. A new message (a table, a rack, a ping, a notice) is sent only by
+the worker holding its slot's claim in the database (`_claimed`): the other finds the claimer's message once it is
+saved and edits it, so a group never holds two live tables nor a player two racks or a forgotten ping.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import secrets
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -20,12 +31,29 @@ from bot import presenter
 from bot.core.state import MAX_RECAP, ServiceState, match_state
 from bot.i18n import game_name, t
 from bot.messages import Actor, Busy, ChatRef, MessageGone, OutMessage, Reply, Unreachable
-from storage.models import Match, Seat
+from storage.models import Match, Message, Seat
 
 log = logging.getLogger(__name__)
 
 RETRY_CAP = 60.0  # seconds: the longest wait between two attempts, unless the platform asks for longer
 MAX_ATTEMPTS = 10  # then the delivery waits for the match's next move (or the next start) to try again
+CLAIM_LEASE = 30.0  # seconds a slot claim holds at most: a worker killed while sending frees its slot then
+CLAIM_RETRY = 1.0  # seconds before trying a slot again that another worker is sending into
+
+
+class SlotBusy(Busy):
+    """Another worker is sending a new message into this slot right now: try again shortly, when its message is
+    saved and can be edited."""
+
+
+@dataclass
+class Claim:
+    """This worker's hold on a slot (`Delivery._claimed`): its token, and the slot's message as stored when it was
+    claimed (None: there is none)."""
+
+    token: str
+    current: Message | None
+    saved: bool = False
 
 
 @dataclass
@@ -35,6 +63,7 @@ class Due:
     seats: set[int] | None = field(default_factory=set)  # racks to redraw; None: every human's
     turn: bool = False  # the turn moved on: tell the player now to move (a ping / a turn notice)
     table: bool = False
+    lobby: bool = False  # the lobby message owes a stored lobby change (seats, options, the start, the cancel)
     movers: set[int] = field(default_factory=set)  # seats that moved since the last delivery
     ready: bool = False  # a complete change is scheduled (not just the first moves of a bot chain)
     retry_at: float = 0.0  # after a refusal: not before this time
@@ -46,6 +75,7 @@ class Due:
         self.seats = None if self.seats is None or other.seats is None else self.seats | other.seats
         self.turn |= other.turn
         self.table |= other.table
+        self.lobby |= other.lobby
         self.movers |= other.movers
         self.ready |= other.ready
         self.missing |= other.missing
@@ -55,14 +85,14 @@ class Due:
 
     @property
     def empty(self) -> bool:
-        return self.seats == set() and not self.table and not self.turn
+        return self.seats == set() and not self.table and not self.turn and not self.lobby
 
     def due_at(self, now: float) -> bool:
         """Whether a pass should run now: never before a retry time; a table-only remainder waits for its slot,
-        but racks and notices never wait behind the group's table."""
+        but racks, notices and the lobby never wait behind the group's table."""
         if not self.ready or self.retry_at > now:
             return False
-        return self.seats != set() or self.turn or (self.table and self.table_after <= now)
+        return self.seats != set() or self.turn or self.lobby or (self.table and self.table_after <= now)
 
 
 class Delivery(ServiceState):
@@ -74,6 +104,18 @@ class Delivery(ServiceState):
         due.merge(Due(seats=None if changed_seats is None else set(changed_seats), turn=new_turn, table=table,
                       ready=True))
 
+    def _owe_lobby(self, match_id: int, failed: BaseException | None = None) -> None:
+        """Owe the lobby message the lobby as stored now (called right after a lobby change's commit, or when a
+        player's readiness changed); shown by the next delivery pass, after the presser was answered. `failed`:
+        the error a first attempt met, which sets the time of the retry as a failed pass would."""
+        due = Due(lobby=True, ready=True)
+        if failed is not None:
+            due.attempts = 1
+            due.retry_at = self.clock() + max(failed.retry_after if isinstance(failed, Busy) else 0.0, 1.0)
+        self._due.setdefault(match_id, Due()).merge(due)
+        if failed is not None:
+            self._timer_due(due.retry_at)
+
     def _moved(self, match_id: int, seat: int) -> None:
         self._due.setdefault(match_id, Due()).movers.add(seat)
 
@@ -84,7 +126,7 @@ class Delivery(ServiceState):
         for due in self._due.values():
             if not due.ready:
                 continue
-            if due.seats != set() or due.turn:
+            if due.seats != set() or due.turn or due.lobby:
                 times.append(due.retry_at)
             elif due.table:
                 times.append(max(due.retry_at, due.table_after))
@@ -112,11 +154,16 @@ class Delivery(ServiceState):
             await asyncio.sleep(poll)
 
     async def _resume_deliveries(self) -> None:
-        """After a restart: every match with the pending mark owes all its screens (its racks, table, notice)."""
+        """After a restart: every match with the pending mark owes all its screens (its racks, table, notice), and
+        every match whose lobby message is behind its lobby changes owes that message (posted if it never went
+        out)."""
         for match in await self.store.undelivered_matches():
             if match.platform in self.transports:
                 await self._owed_sheets(match)
                 self._schedule(match, None, new_turn=True)
+        for match in await self.store.lobby_owed_matches():
+            if match.platform in self.transports:
+                self._owe_lobby(match.id)
 
     async def _owed_sheets(self, match: Match) -> None:
         """After a restart: the rounds that finished after the delivered version still owe their score sheet. How
@@ -155,9 +202,13 @@ class Delivery(ServiceState):
                     return
                 del self._due[match_id]  # what is scheduled from now on is the next pass's work
                 match = await self.store.get_match(match_id)
-                if match is None or match.snapshot is None or match.platform not in self.transports:
+                if match is None or match.platform not in self.transports:
                     return
                 left = await self._deliver_pass(match, due)
+                if left.empty and not _in_play(match):
+                    if match.status == "cancelled" and match_id not in self._due:
+                        self._finished(match_id)  # its last screen is out: nothing of it stays in memory
+                    continue
                 if left.empty:
                     stored = await self.store.mark_delivered(match.id, match.version)
                     if stored is not None and stored > match.version and match_id not in self._due:
@@ -184,13 +235,38 @@ class Delivery(ServiceState):
 
     async def _deliver_pass(self, match: Match, work: Due) -> Due:
         """Show `match` as it is now; return what is left (with its retry time)."""
-        state = match_state(match)
-        seats = await self._seats(match.id)
-        await self._fresh_slots(match.id)
-        transport = self.transports[match.platform]
-        turn = presenter.shown_turn(match, state) if match.status == "active" else None
         left = Due(seats=set(), ready=True, attempts=work.attempts)
         errors: list[BaseException] = []
+        await self._fresh_slots(match.id)
+        if work.lobby:  # first, as when it was edited inline: "the game has started", then the cards and the table
+            await self._deliver_lobby(match, left, errors)
+        if _in_play(match):
+            await self._deliver_play(match, work, left, errors)
+        if work.table and _in_play(match):
+            if work.table_after > self.clock():
+                left.table, left.table_after = True, work.table_after
+            else:
+                await self._deliver_table(match, match_state(match), await self._seats(match.id), left, errors)
+        if errors:
+            left.attempts += 1
+            retry_after = max((e.retry_after for e in errors if isinstance(e, Busy)), default=0.0)
+            delay = max(retry_after, min(RETRY_CAP, 2.0 ** (left.attempts - 1)))
+            log.warning("match %s: delivery attempt %d failed (%s); retrying in %.0f s", match.id, left.attempts,
+                        "; ".join(f"{type(e).__name__}: {e}" for e in errors), delay)
+            if left.attempts >= MAX_ATTEMPTS:
+                log.error("match %s: giving up delivering version %s for now", match.id, match.version)
+                return Due(seats=None, turn=left.turn, table=True, lobby=left.lobby, missing=left.missing)
+            left.retry_at = max(left.retry_at, self.clock() + delay)
+        if left.empty:
+            left.missing = set()
+        return left
+
+    async def _deliver_play(self, match: Match, work: Due, left: Due, errors: list[BaseException]) -> None:
+        """The racks (or the turn notice) of a match in play."""
+        state = match_state(match)
+        seats = await self._seats(match.id)
+        transport = self.transports[match.platform]
+        turn = presenter.shown_turn(match, state) if match.status == "active" else None
         if transport.push_private:
             await self._deliver_racks(match, state, seats, turn, work, left, errors)
         else:
@@ -201,24 +277,32 @@ class Delivery(ServiceState):
                 left.turn = True
                 if turn is not None:
                     left.missing.add(turn)
-        if work.table:
-            if work.table_after > self.clock():
-                left.table, left.table_after = True, work.table_after
-            else:
-                await self._deliver_table(match, state, seats, left, errors)
-        if errors:
-            left.attempts += 1
-            retry_after = max((e.retry_after for e in errors if isinstance(e, Busy)), default=0.0)
-            delay = max(retry_after, min(RETRY_CAP, 2.0 ** (left.attempts - 1)))
-            log.warning("match %s: delivery attempt %d failed (%s); retrying in %.0f s", match.id, left.attempts,
-                        "; ".join(f"{type(e).__name__}: {e}" for e in errors), delay)
-            if left.attempts >= MAX_ATTEMPTS:
-                log.error("match %s: giving up delivering version %s for now", match.id, match.version)
-                return Due(seats=None, turn=left.turn, table=True, missing=left.missing)  # not ready: waits
-            left.retry_at = max(left.retry_at, self.clock() + delay)
-        if left.empty:
-            left.missing = set()
-        return left
+
+    async def _deliver_lobby(self, match: Match, left: Due, errors: list[BaseException]) -> None:
+        """The lobby message as the lobby is stored now (and, for a cancelled match whose table was out, the note
+        under it); then the lobby version it shows is marked, so a restart does not owe it again."""
+        try:
+            await self._post_lobby(match)
+        except Unreachable as error:  # the group refuses the bot's messages: nothing a retry would change
+            log.info("match %s: the lobby could not be shown: %s", match.id, error)
+        except Exception as error:
+            errors.append(error)
+            left.lobby = True
+
+    async def _post_lobby(self, match: Match) -> None:
+        """Show the lobby (and a cancelled table's note) and mark it shown; a later lobby change stored meanwhile
+        (another worker's) is owed at once."""
+        await self._show_lobby(match)
+        if match.status == "cancelled" and await self._slot(match.platform, "table", match.id, None) is not None:
+            lang = await self._chat_lang(ChatRef(match.platform, match.chat_id))
+            await self._show(match, "cancelled", None, match.chat_id, OutMessage(t(lang, "table.cancelled")))
+        stored = await self.store.mark_lobby_shown(match.id, match.lobby_version)
+        if stored is not None and stored > match.lobby_version:
+            self._owe_lobby(match.id)
+
+    async def _show_lobby(self, match: Match) -> None:
+        """The group's lobby message (bot/core/lobby.py draws it)."""
+        raise NotImplementedError
 
     async def _deliver_racks(self, match: Match, state: dict[str, Any], seats: list[Seat], turn: int | None,
                              work: Due, left: Due, errors: list[BaseException]) -> None:
@@ -319,19 +403,45 @@ class Delivery(ServiceState):
         self._announce.pop(match.id, None)
 
     async def _ping(self, match: Match, seat: Seat, user_id: str) -> None:
-        """A short text in the private chat that makes the phone ring; the previous one is deleted first."""
+        """A short text in the private chat that makes the phone ring; the previous one is deleted first. Another
+        worker pinging this seat right now rings the same player: then this one does not."""
         transport = self.transports[match.platform]
-        old = await self._slot(match.platform, "ping", match.id, seat.seat)
-        if old is not None:
-            try:
-                await transport.delete(old.chat_id, old.message_id)
-            except MessageGone:
-                pass
-            await self._slot_delete(old)
-        lang = await self._player_lang(match, seat)
-        text = t(lang, "ping.turn", game=game_name(lang, match.game))
-        message_id = await transport.send(user_id, OutMessage(text, ping=True))
-        await self._slot_save(match.platform, user_id, message_id, "ping", match.id, seat.seat)
+        try:
+            async with self._claimed(match, "ping", seat.seat) as claim:
+                old = claim.current
+                if old is not None:
+                    try:
+                        await transport.delete(old.chat_id, old.message_id)
+                    except MessageGone:
+                        pass
+                    await self._slot_delete(old)
+                lang = await self._player_lang(match, seat)
+                text = t(lang, "ping.turn", game=game_name(lang, match.game))
+                message_id = await transport.send(user_id, OutMessage(text, ping=True))
+                await self._slot_save(match.platform, user_id, message_id, "ping", match.id, seat.seat, claim.token)
+                claim.saved = True
+        except SlotBusy:
+            log.info("match %s: seat %s is being pinged by another worker", match.id, seat.seat)
+
+    @asynccontextmanager
+    async def _claimed(self, match: Match, kind: str, seat: int | None) -> AsyncIterator[Claim]:
+        """Hold a slot in the database while sending a new message into it (SlotBusy when another worker holds
+        it). The claim comes with the slot's message as stored now, which replaces this worker's memory of it;
+        saving the new message with `claim.token` releases the claim, else it is released on the way out."""
+        token = secrets.token_hex(8)
+        outcome = await self.store.claim_slot(match.platform, kind, match.id, seat, token, self.clock(), CLAIM_LEASE)
+        self._slots[(match.platform, kind, match.id, seat)] = outcome.current
+        if not outcome.held:
+            raise SlotBusy(CLAIM_RETRY, f"another worker is sending the {kind} of match {match.id}")
+        claim = Claim(token, outcome.current)
+        try:
+            yield claim
+        finally:
+            if not claim.saved:
+                try:
+                    await self.store.release_slot(match.platform, kind, match.id, seat, token)
+                except Exception:  # its lease frees it
+                    log.warning("match %s: could not release the %s claim", match.id, kind, exc_info=True)
 
     async def _turn_notice(self, match: Match, state: dict[str, Any], seats: list[Seat], work: Due) -> None:
         """On platforms without pushed racks, one short mention of the player to move, replaced each turn —
@@ -344,22 +454,24 @@ class Delivery(ServiceState):
         wanted = turn is not None and seats[turn].is_human and not seats[turn].away
         if wanted and len(notices) == 1 and notices[0].seat == turn and not others_played:
             return
-        for old in notices:
-            try:
-                await transport.delete(old.chat_id, old.message_id)
-            except MessageGone:
-                pass
-            await self._slot_delete(old)
-        if not wanted:
-            return
-        assert turn is not None
-        player = await self._player(seats[turn].player_id)
-        if player is None:
-            return
-        lang = await self._chat_lang(ChatRef(match.platform, match.chat_id))
-        text = t(lang, "notice.turn", user=t(lang, "mention", user=player.user_id))
-        message_id = await transport.send(match.chat_id, OutMessage(text, mention=player.user_id))
-        await self._slot_save(match.platform, match.chat_id, message_id, "notice", match.id, turn)
+        # One worker replaces the notice at a time (another one's pass retries, and finds its notice in place).
+        async with self._claimed(match, "notice", None):
+            for old in [m for m in await self.store.messages_for_match(match.id) if m.kind == "notice"]:
+                try:
+                    await transport.delete(old.chat_id, old.message_id)
+                except MessageGone:
+                    pass
+                await self._slot_delete(old)
+            if not wanted:
+                return
+            assert turn is not None
+            player = await self._player(seats[turn].player_id)
+            if player is None:
+                return
+            lang = await self._chat_lang(ChatRef(match.platform, match.chat_id))
+            text = t(lang, "notice.turn", user=t(lang, "mention", user=player.user_id))
+            message_id = await transport.send(match.chat_id, OutMessage(text, mention=player.user_id))
+            await self._slot_save(match.platform, match.chat_id, message_id, "notice", match.id, turn)
 
     async def _rack_message(self, match: Match, state: dict[str, Any], seat: Seat) -> OutMessage:
         seats = await self._seats(match.id)
@@ -389,27 +501,47 @@ class Delivery(ServiceState):
             except Unreachable:
                 link = self.transports[match.platform].deep_link(f"m{match.id}")
                 return Reply(t(lang, "err.open_private", link=link or ""), alert=True)
+            except SlotBusy:  # another worker is sending this rack right now: it is on its way
+                pass
             return Reply(t(lang, "hand.sent"))
         return Reply("", message=message)
 
     async def _show(self, match: Match, kind: str, seat: int | None, chat_id: str, message: OutMessage,
                     new: bool = False) -> None:
-        """Edit the message in this slot, or send it (and remember it) when there is none or it is gone."""
+        """Edit the message in this slot, or send it (and remember it) when there is none or it is gone. A send
+        holds the slot's claim: when another worker's message turned up in the slot meanwhile, that one is edited
+        instead, so the slot never gets a second live message."""
         transport = self.transports[match.platform]
+        chat_id = str(chat_id)
         old = await self._slot(match.platform, kind, match.id, seat)
-        if old is not None and not new and old.chat_id == str(chat_id):
+        if old is not None and not new and old.chat_id == chat_id:
             try:
                 await transport.edit(old.chat_id, old.message_id, message)
                 return
             except MessageGone:
                 pass
-        message_id = await transport.send(chat_id, message)
-        await self._slot_save(match.platform, str(chat_id), message_id, kind, match.id, seat)
-        if new and old is not None and old.chat_id == str(chat_id):  # one live message per slot: the old one goes
+        async with self._claimed(match, kind, seat) as claim:
+            current = claim.current
+            if (not new and current is not None and current.chat_id == chat_id
+                    and (old is None or current.message_id != old.message_id)):
+                try:  # another worker's message, sent since this one looked: show this state in it
+                    await transport.edit(current.chat_id, current.message_id, message)
+                    return
+                except MessageGone:
+                    pass
+            message_id = await transport.send(chat_id, message)
+            await self._slot_save(match.platform, chat_id, message_id, kind, match.id, seat, claim.token)
+            claim.saved = True
+        if new and current is not None and current.chat_id == chat_id:  # one live message per slot: the old goes
             try:
-                await transport.delete(old.chat_id, old.message_id)
+                await transport.delete(current.chat_id, current.message_id)
             except Exception as error:  # the new one is out; an old one left behind is only clutter
                 log.info("could not delete the previous %s message: %s", kind, error)
 
     async def _send(self, platform: str, chat_id: str, message: OutMessage) -> str:
         return await self.transports[platform].send(chat_id, message)
+
+
+def _in_play(match: Match) -> bool:
+    """Whether a match has racks and a table to show (a lobby and a cancelled match have only the lobby)."""
+    return match.status in ("active", "finished") and match.snapshot is not None

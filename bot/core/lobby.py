@@ -144,13 +144,19 @@ class Lobby(Coins):
         except TableBusy:
             return Reply(t(lang, "err.table_open"), alert=True)
         await self._seat_write(self.store.add_seat, match.id, player_id=player_id)
+        match = await self.store.get_match(match.id) or match
         try:
-            await self._show_lobby(match)
+            await self._post_lobby(match)
         except Unreachable:
             # The bot may not post here (no right to send messages, removed): a lobby nobody can see must not
             # hold the chat's one open table.
             await self.store.cancel_match(match.id)
+            await self.store.mark_lobby_shown(match.id, match.lobby_version + 1)  # nothing to show: never posted
             return Reply(t(lang, "err.cannot_post"), alert=True, kind=ERROR)
+        except Exception as error:  # a 5xx, a time-out, a 429: the lobby is stored and owed, the delivery retries
+            log.warning("match %s: the new lobby could not be posted yet (%s: %s)", match.id,
+                        type(error).__name__, error)
+            self._owe_lobby(match.id, failed=error)
         return Reply(t(lang, "lobby.created", game=game_name(lang, game_id)))
 
     async def _lobby_command(self, op: str, actor: Actor, chat: ChatRef, player_id: int, lang: str,
@@ -191,7 +197,7 @@ class Lobby(Coins):
         if match is None or await self._seat_of(match, player_id) is None or not match.is_open:
             return Reply(t(lang, "dm.welcome"))
         if match.status == "lobby":
-            await self._show_lobby(match)
+            self._owe_lobby(match.id)  # their seat shows them ready
         return Reply(t(lang, "dm.ready", game=game_name(lang, match.game)))
 
     async def _invited(self, match: Match, player_id: int, lang: str) -> Reply:
@@ -204,7 +210,7 @@ class Lobby(Coins):
                 if len(seats) >= engine.get(match.game).info.max_players:
                     return Reply(t(lang, "err.table_full"))
                 await self._seat_write(self.store.add_seat, match.id, player_id=player_id)
-            await self._show_lobby(match)
+            self._owe_lobby(match.id)
         return Reply(t(lang, "lobby.invited"))
 
     async def _cmd_cancel(self, actor: Actor, chat: ChatRef, player_id: int, lang: str, args: list[str]) -> Reply:
@@ -214,7 +220,9 @@ class Lobby(Coins):
                             args: tuple[str, ...]) -> Reply:
         """One lobby button or command. The in-process lock orders this worker's presses; another worker's press
         on the same lobby is ordered by the store (the lobby row is locked by each change), and losing that race
-        gets the answer the winner's outcome calls for."""
+        gets the answer the winner's outcome calls for. The answer comes from what was stored; the lobby message
+        (and after a start the racks and the table) is owed to the delivery (bot/core/delivery.py), which retries
+        what the platform refuses, so a platform error on it is never the presser's."""
         try:
             return await self._lobby_change(op, match, actor, player_id, lang, args)
         except TableFull:
@@ -293,7 +301,7 @@ class Lobby(Coins):
                 reply = Reply(t(lang, "lobby.bot_removed"))
             else:  # "s"
                 return await self._start(match, seats, actor, player_id, lang)
-            await self._show_lobby(match)
+            self._owe_lobby(match.id)
             return reply
 
     async def _cancel(self, match: Match, actor: Actor, player_id: int, lang: str) -> Reply:
@@ -303,13 +311,7 @@ class Lobby(Coins):
             return Reply(t(lang, "err.creator_only"), alert=True)
         match = await self.store.cancel_match(match.id)
         self._forget(match.id)
-        chat_lang = await self._chat_lang(ChatRef(match.platform, match.chat_id))
-        seats = await self._seats(match.id)
-        await self._show(match, "lobby", None, match.chat_id, presenter.lobby(match, seats, chat_lang))
-        table_msg = await self.store.get_message(match.platform, "table", match_id=match.id)
-        if table_msg is not None:
-            await self._send(match.platform, match.chat_id, OutMessage(t(chat_lang, "table.cancelled")))
-        self._finished(match.id)  # its last screen is out: nothing of it stays in memory
+        self._owe_lobby(match.id)  # the lobby shows it cancelled (and a table that was out gets its note)
         return Reply(t(lang, "lobby.cancelled"))
 
     async def _start(self, match: Match, seats: list[Seat], actor: Actor, player_id: int, lang: str) -> Reply:
@@ -348,7 +350,7 @@ class Lobby(Coins):
             short_seats = [seat for seat in seats if seat.player_id in short.player_ids]
             names = t(lang, "sep.list").join(presenter.seat_names(short_seats, lang))
             return Reply(tn(lang, "coins.short_at_start", match.stake, names=names), alert=True, kind=ERROR)
-        await self._show(match, "lobby", None, match.chat_id, presenter.lobby(match, seats, chat_lang))
+        self._owe_lobby(match.id)
         match = await self._run_bots(match)
         self._schedule(match, changed_seats=None, new_turn=True)
         return Reply(t(lang, "lobby.started"))
@@ -360,8 +362,7 @@ class Lobby(Coins):
         if stake and any(not seat.is_human for seat in seats):
             return Reply(t(lang, "coins.remove_bots"), alert=True, kind=ERROR)
         await self.store.set_match_stake(match.id, stake)
-        match = await self.store.get_match(match.id) or match
-        await self._show_lobby(match)
+        self._owe_lobby(match.id)
         return Reply(tn(lang, "coins.stake_set", stake) if stake else t(lang, "coins.free_set"))
 
     async def _unreachable_humans(self, match: Match, seats: list[Seat]) -> list[Seat]:
@@ -388,7 +389,7 @@ class Lobby(Coins):
         seats = await self._seats(match.id)
         lang = await self._chat_lang(ChatRef(match.platform, match.chat_id))
         invite = None
-        if ui_for(match.game).invites(match.options):
+        if match.status == "lobby" and ui_for(match.game).invites(match.options):
             invite = self.transports[match.platform].deep_link(f"j{match.id}")
         await self._show(match, "lobby", None, match.chat_id, presenter.lobby(
             match, seats, lang, await self._ready_seats(match, seats), invite=invite))

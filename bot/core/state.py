@@ -11,7 +11,9 @@ to each (tests/test_workers_presentation.py plays a match through two services i
 - the table's recap (`_recent`): keyed by the match version it has reached; a worker whose log is behind the
   match rebuilds it from the stored move log (`Delivery._recap`), so the recap lists every worker's moves;
 - message slots (`_slots`: which message is a seat's rack, the table, a ping): another worker may re-send one (a
-  /hand, a gone message), so on PostgreSQL each delivery pass reads its match's slots again, in one query;
+  /hand, a gone message), so on PostgreSQL each delivery pass reads its match's slots again, in one query; and a
+  new message goes out only under its slot's claim in the database (`Delivery._claimed`, which reads the slot
+  again): two workers delivering one match at once send one table, one rack, one ping;
 - pending deliveries (`_due`, `_delivering`): each worker shows the state it reads when its pass starts; one
   whose older screens may have landed after another worker's newer ones finds the match moved on when it marks
   the delivery (`mark_delivered` returns the stored version) and shows it again;
@@ -260,11 +262,12 @@ class ServiceState:
         self._slots_read.add(match_id)
 
     async def _slot_save(self, platform: str, chat_id: str, message_id: str, kind: str, match_id: int,
-                         seat: int | None) -> None:
+                         seat: int | None, claim: str | None = None) -> None:
+        """Remember the message now in a slot (and release this worker's claim on it, `claim`, in the same write)."""
         key = (platform, kind, match_id, seat)
         self._slots.pop(key, None)  # unknown until written: a failed write must not leave a guess behind
         self._slots[key] = await self.store.save_message(platform, chat_id, message_id, kind, match_id=match_id,
-                                                         seat=seat)
+                                                         seat=seat, claim=claim)
 
     async def _slot_delete(self, message: Message) -> None:
         for key in [key for key, known in self._slots.items() if known is not None and known.id == message.id]:

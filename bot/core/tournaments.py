@@ -367,7 +367,7 @@ class Tournaments(ServiceState):
         for chat_id in dict.fromkeys((first.chat_id, second.chat_id)):
             try:
                 match = await self.store.create_match(found.game, found.mode, found.options, found.platform, chat_id,
-                                                      None, self._seeds.getrandbits(62))
+                                                      None, self._seeds.getrandbits(62), lobby_screen=False)
             except TableBusy:
                 continue
             for player_id in tournament.seat_players(a.player_ids, b.player_ids):
