@@ -45,7 +45,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine import rng
-from engine.base import Game, GameInfo, OptionSpec, State, clone
+from engine.base import VERSION_KEY, Game, GameInfo, OptionSpec, State, StateChange, clone, dropping, nothing_to_fill
 from engine.cards import check_counts, split_wild
 from engine.errors import BadOption, IllegalMove
 from engine.konkan_tiles import melds as M
@@ -88,6 +88,9 @@ class KonkanTilesGame(Game):
         teams_at=(4,),
         lower_is_better=False,  # rules: a side's score is the penalties it collected; the higher total wins
     )
+    # Version 2 (the score sheet's round breakdowns) added each finished round's breakdown (round_log); a state stored
+    # before knows none of it.
+    state_changes = (StateChange(2, nothing_to_fill, dropping("round_log")),)
 
     def check_options(self, players: int, options: dict[str, Any] | None) -> dict[str, Any]:
         if int(players) not in (2, 4):
@@ -102,6 +105,7 @@ class KonkanTilesGame(Game):
         opts = self.check_options(players, options)
         state: State = {
             "game": self.info.id,
+            VERSION_KEY: self.state_version,
             "players": players,
             "options": opts,
             "rng": rng.seed_state(seed),
