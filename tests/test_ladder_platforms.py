@@ -122,3 +122,26 @@ async def test_discord_top_is_an_ephemeral_whose_buttons_turn_its_pages(store):
         assert card["flags"] & dc_harness.EPHEMERAL and card["embeds"] and card["attachments"]
     finally:
         await adapter.client.close()
+
+
+async def test_discord_a_429_on_a_page_edit_tells_the_presser_to_try_again(store, caplog):
+    """Issue 26: a 429 that outlived discord.py's own waits on the board's page edit left the presser with no
+    answer at all; now they are told to try again in a moment (and the next press turns the page)."""
+    await seed_board(store, "discord", str(dc_harness.CHANNEL_ID), 14, first_user=2_000_000_000_000_000_009)
+    fake = dc_harness.FakeDiscord()
+    adapter = await dc_harness.start_adapter(store, fake)
+    try:
+        payload = fake.command(dc_harness.AMINA, "top", {"game": "kenza", "scope": "global"})
+        await fake.feed(adapter.client, payload)
+        board = fake.original(payload["token"])
+        nxt = dc_harness.button_id(board, "g:")
+        fake.fail_original = (429, 0, "You are being rate limited.")
+        with caplog.at_level(logging.INFO):
+            calls = await fake.feed(adapter.client, fake.press(dc_harness.AMINA, board["id"], nxt))
+        assert t("en", "err.busy") in dc_harness.answers(calls)
+        assert fake.messages[board["id"]]["content"].splitlines()[1].startswith("1. P"), "not turned"
+        assert not [r for r in caplog.records if r.name.startswith("bot.") and r.exc_info], caplog.text
+        await fake.feed(adapter.client, fake.press(dc_harness.AMINA, board["id"], nxt))
+        assert fake.messages[board["id"]]["content"].splitlines()[1].startswith("11. P")
+    finally:
+        await adapter.client.close()
