@@ -22,10 +22,11 @@ from typing import Any
 
 import pytest
 from redis.asyncio import Redis
-from telegram.ext import AIORateLimiter, ExtBot
+from telegram.ext import ExtBot
 
 from bot.telegram_adapter import TelegramAdapter
 from bot.telegram_adapter.limiter import SharedRateLimiter
+from bot.telegram_adapter.local_limiter import LocalRateLimiter
 from tests.clock import Clock
 from tests.tg_harness import GROUP_ID, Call, FakeTelegram, RecordingRequest, make_settings
 
@@ -285,7 +286,9 @@ async def test_the_adapter_shares_its_limiter_when_a_redis_is_configured(store):
     assert isinstance(used, SharedRateLimiter) and used.prefix == "majlis:telegram:123456:"
     await used.shutdown()
     alone = TelegramAdapter(service, make_settings())
-    assert isinstance(alone.application.bot.rate_limiter, AIORateLimiter)
+    # One worker: the in-process limiter, its group sends kept in the service's store (issue 26).
+    assert isinstance(alone.application.bot.rate_limiter, LocalRateLimiter)
+    assert alone.application.bot.rate_limiter.sends is store
 
 
 async def test_two_whole_workers_playing_one_match_keep_the_limits_together(redis, prefix, store):
