@@ -168,6 +168,44 @@ async def test_a_match_stored_before_the_state_gained_its_round_breakdowns_still
         replay.states(await store.get_match(match_id), len(seats), moves)
 
 
+# What each game's state gained before states were versioned (version 1 -> 2), as an older engine stored it.
+BEFORE_VERSIONS = {"kenza": ("deal_log", None, ()), "canasta": ("hand_log", "last_hand", ("counts", "totals")),
+                   "tunj": ("hand_log", None, ()), "konkan_cards": ("round_log", "last_round", ("totals",)),
+                   "konkan_tiles": ("round_log", "turn", ("taken_laid",))}
+
+
+@pytest.mark.parametrize("game_id", sorted(BEFORE_VERSIONS))
+def test_every_game_compares_an_unversioned_state_at_its_own_version(game_id):
+    """A state as the engines stored it before states carried a version (checked once against the engines of
+    commit 227854a^: the same seed and moves gave exactly these states): it is the same position as today's at
+    version 1, it is read back as version 2, and today's engine plays on from it."""
+    game = engine.get(game_id)
+    players = {"canasta": 4, "konkan_cards": 4}.get(game_id, 2)
+    state = game.new(players, {}, seed=11)
+    assert game.version_of(state) == game.state_version == 2
+    rng = random.Random(5)
+    while not game.result(state)["history"]:
+        seat = game.to_move(state)
+        state = game.apply(state, seat, decide(game_id, state, seat, "normal", rng, slips=False))
+    log, parent, inner = BEFORE_VERSIONS[game_id]
+    assert state[log], "a finished round is logged"
+    old = {key: value for key, value in game.to_json(state).items() if key not in (log, "state_version")}
+    if parent is not None and isinstance(old.get(parent), dict):
+        old[parent] = {key: value for key, value in old[parent].items() if key not in inner}
+    assert game.version_of(old) == 1
+    assert replay.same_position(game, state, old) and game.as_of(state, 1) == old
+    assert not replay.same_position(game, state, {**old, "round": old["round"] + 1})
+    assert game.from_json(game.to_json(state)) == state  # today's states round-trip unchanged
+    upgraded = game.from_json(old)
+    assert game.version_of(upgraded) == 2 and replay.same_position(game, state, upgraded) is False  # no log
+    assert game.as_of(upgraded, 1) == old
+    for seat in [None, *range(players)]:
+        game.view(upgraded, seat)
+    seat = game.to_move(upgraded)
+    if seat is not None:
+        game.apply(upgraded, seat, decide(game_id, upgraded, seat, "normal", rng, slips=False))
+
+
 async def test_terminal_replay_lists_the_moves_round_by_round():
     clock = Clock()
     store, service, transport, out = await console_service(5, clock)

@@ -107,6 +107,43 @@ async def test_the_restarted_window_ends_a_minute_after_the_first_of_the_20(tmp_
         await store.close()
 
 
+async def test_the_local_limiter_keeps_the_group_and_global_limits_as_the_shared_one_does() -> None:
+    """In one process, without a database: 20 a minute per group (sliding window), 30 a second for the bot, and a
+    429 holds every request back for the wait Telegram asked, then is retried."""
+    clock = Clock()
+    times: dict[str, list[float]] = {}
+
+    async def note(seconds: float) -> None:
+        clock.advance(seconds)  # one request at a time here: the clock goes on with each wait
+
+    server = FakeTelegram()
+    server.on_call = _stamp(clock, times)
+    bot = await worker(server, LocalRateLimiter(clock=clock, sleep=note, max_retries=1))
+    start = clock()
+    for number in range(25):
+        await bot.send_message(chat_id=GROUP_ID, text=f"message {number}")
+    group = times[str(GROUP_ID)]
+    assert group[19] - start < 1.0 and group[20] == pytest.approx(start + 60.0), "the 21st waits for the minute"
+    assert all(later - earlier >= 1 / 30 - 1e-9 for earlier, later in zip(group, group[1:], strict=False))
+    for user in range(100, 160):  # private chats: only the bot's 30 a second applies
+        await bot.send_message(chat_id=user, text="hi")
+    private = sorted(t for chat, ts in times.items() if chat != str(GROUP_ID) for t in ts)
+    assert private[-1] - private[0] == pytest.approx(59 / 30, abs=0.01)
+    server.retry_once["sendMessage"] = 3
+    before = clock()
+    await bot.send_message(chat_id=4242, text="after a 429")
+    assert times["4242"][-1] >= before + 3.1, "retried after retry_after + 0.1 s"
+    await bot.shutdown()
+
+
+def _stamp(clock: Clock, times: dict[str, list[float]]) -> Any:
+    async def record(call: Any) -> None:
+        if call.chat_id is not None and call.status == 200:
+            times.setdefault(call.chat_id, []).append(clock())
+
+    return record
+
+
 @pytest.fixture
 async def redis() -> AsyncIterator[Redis]:
     url = os.environ.get(REDIS_ENV)

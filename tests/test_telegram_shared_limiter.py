@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
+import logging
 import os
 import random
 import uuid
@@ -188,7 +189,7 @@ async def test_a_429_on_one_worker_holds_every_worker_then_is_retried(redis, pre
     await b.shutdown()
 
 
-async def test_a_429_beyond_the_retries_reaches_the_caller(redis, prefix):
+async def test_a_429_beyond_the_retries_reaches_the_caller(redis, prefix, caplog):
     clock = Clock()
     server = FakeTelegram()
     Sent(server, clock)
@@ -196,8 +197,12 @@ async def test_a_429_beyond_the_retries_reaches_the_caller(redis, prefix):
     server.retry_once["sendMessage"] = 5
     from telegram.error import RetryAfter
 
-    with pytest.raises(RetryAfter):
+    with caplog.at_level(logging.INFO), pytest.raises(RetryAfter):
         await a.send_message(chat_id=GROUP_ID, text="hello")
+    # The caller retries on its own clock (issue 26): a WARNING naming the method and the wait, no ERROR.
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR or r.exc_info], caplog.text
+    assert any("sendMessage" in r.getMessage() and "5.0 s" in r.getMessage() for r in caplog.records
+               if r.levelno == logging.WARNING), caplog.text
     await a.shutdown()
 
 
