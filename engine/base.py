@@ -217,7 +217,8 @@ class Game(ABC):
 
     def upgrade(self, state: State) -> State:
         """`state` (changed in place, and returned) as this engine's version holds it: the parts later versions
-        added are filled in as far as an older state tells them (a log of finished rounds starts empty)."""
+        added are filled in as far as an older state tells them (a log of finished rounds begins with the next
+        round that ends)."""
         version = self.version_of(state)
         if version > self.state_version:
             raise ValueError(f"a {self.info.id} state of version {version}; this engine knows up to "
