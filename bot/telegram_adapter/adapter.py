@@ -84,7 +84,8 @@ class TelegramAdapter:
         if get_updates_request is not None:
             builder = builder.get_updates_request(get_updates_request)
         # Updates of different tables run side by side; the service serialises each match with its own lock.
-        builder = builder.rate_limiter(rate_limiter or default_limiter(settings, service.store))
+        # (A stand-in service without a store, as some tests build: the limits are kept in memory only.)
+        builder = builder.rate_limiter(rate_limiter or default_limiter(settings, getattr(service, "store", None)))
         self.application: Application[Any, Any, Any, Any, Any, Any] = builder.concurrent_updates(True).build()
         self.transport = TelegramTransport(self.application.bot)
         self.handlers = Handlers(service, self.transport, AdminCache())
