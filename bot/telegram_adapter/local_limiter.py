@@ -103,12 +103,6 @@ class LocalRateLimiter(RetryingLimiter):
                 await self._writing
         await self._write()
 
-    async def settled(self) -> None:
-        """The write under way, if any, has finished (shutdown; tests)."""
-        if self._writing is not None:
-            with contextlib.suppress(Exception):
-                await self._writing
-
     # ------------------------------------------------------------------------------------------------ schedule
     def _reserve(self, target: Target) -> float:
         """The earliest send time that keeps every limit for `target`, taken (counted) at once: nothing else runs
@@ -179,13 +173,17 @@ class LocalRateLimiter(RetryingLimiter):
         batch, self._pending = self._pending, []
         now = self.clock()
         self._flushed_at = now
+        since = now - self.group[1]
+        # Groups quiet for a whole window are forgotten here too: their times no longer count for anything.
+        self._groups = {chat: times for chat, times in self._groups.items() if times and times[-1] > since}
         try:
-            await self.sends.record_sends(self.platform, batch, forget_before=now - self.group[1])
+            await self.sends.record_sends(self.platform, batch, forget_before=since)
         except asyncio.CancelledError:  # shutdown: it writes them itself
             self._pending[:0] = batch
             raise
         except Exception:
-            self._pending[:0] = batch  # written with the next batch
+            # Written with the next batch, as far as they still count then.
+            self._pending[:0] = [(chat, at) for chat, at in batch if at > since]
             if now - self._warned_at >= 60:
                 self._warned_at = now
                 log.warning("could not keep the recent group sends in the database (kept in memory)",
