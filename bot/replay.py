@@ -2,7 +2,9 @@
 move applied in order (NOTATION.md, "The engine contract").
 
 Nothing is read from the stored snapshots along the way: the replay proves the move log, so a replay whose last
-state differs from the match's stored final state is refused rather than shown (`ReplayMismatch`).
+state differs from the match's stored final state is refused rather than shown (`ReplayMismatch`). A match stored
+by an older engine is played again by today's and compared at its snapshot's state version (`Game.as_of`), so the
+parts of the state added since (e.g. the round breakdowns) do not refuse it; its frames show today's views.
 
 Privacy (decision; the rules are silent): every frame is the *public* view (`game.view(state, None)`, disguised
 like the group's table), i.e. exactly what the group saw while the match was played, also after the end. No game's
@@ -50,9 +52,17 @@ def states(match: Match, seat_count: int, moves: Sequence[MoveRecord]) -> list[d
             out.append(state)
     except (engine.IllegalMove, ValueError) as error:
         raise ReplayMismatch(f"match {match.id}: the log does not replay ({error})") from error
-    if match.snapshot is not None and game.to_json(state) != match.snapshot:
+    if match.snapshot is not None and not same_position(game, state, match.snapshot):
         raise ReplayMismatch(f"match {match.id}: the replayed final state differs from the stored one")
     return out
+
+
+def same_position(game: engine.Game, replayed: dict[str, Any], stored: dict[str, Any]) -> bool:
+    """Whether a state played again from the log today is the stored one. A match finished before an engine's state
+    gained a part (e.g. the round breakdowns of state version 2) has a snapshot without it, while the replay,
+    played by today's engine, has it: both are compared as the stored snapshot's version held them."""
+    version = game.version_of(stored)
+    return game.as_of(game.to_json(replayed), version) == game.as_of(stored, version)
 
 
 def steps(match: Match, seat_count: int, moves: Sequence[MoveRecord]) -> list[Step]:

@@ -9,12 +9,29 @@ from __future__ import annotations
 
 import json
 from abc import ABC, abstractmethod
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from engine.errors import BadOption, IllegalMove
 
 State = dict[str, Any]
+# The key a state names its layout's version by, from version 2 on (a state without it is version 1: every match
+# stored before states were versioned).
+VERSION_KEY = "state_version"
+
+
+@dataclass(frozen=True)
+class StateChange:
+    """What one version of a game's state added to the one before, both ways.
+
+    Why: a stored match outlives the engine that played it. Its snapshot keeps the layout of its day, while its move
+    log, played again, gives the layout of today: a replay must compare the two at the older version (`Game.as_of`),
+    and an older state read back in must gain what the engine now expects (`Game.upgrade`)."""
+
+    version: int  # the version this change brings a state to
+    upgrade: Callable[[State], None]  # an older state gains the new parts, as far as they can be known
+    strip: Callable[[State], None]  # a state of this version loses the new parts: what the older one held
 
 
 @dataclass(frozen=True)
@@ -79,6 +96,24 @@ class GameInfo:
     # Which way a match total points: False when the highest total wins (most games), True when the lowest does
     # (Konkan with cards scores penalties). Standings and coin prizes rank each game in its own direction.
     lower_is_better: bool = False
+
+
+def nothing_to_fill(state: State) -> None:
+    """An upgrade with nothing to add: what the newer version keeps starts with the next event that writes it."""
+
+
+def dropping(*keys: str, inside: dict[str, tuple[str, ...]] | None = None) -> Callable[[State], None]:
+    """A `StateChange.strip` taking out top-level `keys`, and the keys `inside` names in the sub-dicts it names."""
+
+    def strip(state: State) -> None:
+        for key in keys:
+            state.pop(key, None)
+        for parent, names in (inside or {}).items():
+            if isinstance(state.get(parent), dict):
+                for name in names:
+                    state[parent].pop(name, None)
+
+    return strip
 
 
 class Game(ABC):
@@ -161,11 +196,53 @@ class Game(ABC):
         return json.loads(json.dumps(state))
 
     def from_json(self, data: dict[str, Any] | str) -> State:
+        """The state `data` holds, brought up to this engine's version (`upgrade`)."""
         # A fresh parse is already a private copy; a given dict is copied, so the caller's stays untouched.
         state = json.loads(data) if isinstance(data, str) else clone(data)
         if not isinstance(state, dict) or state.get("game") != self.info.id:
             raise ValueError(f"not a {self.info.id} state")
+        return self.upgrade(state)
+
+    # ---- versions of the state's layout ---------------------------------------------------------------------
+    # What each version added, oldest first; a game whose state never changed has none (version 1).
+    state_changes: tuple[StateChange, ...] = ()
+
+    @property
+    def state_version(self) -> int:
+        """The version of the states this engine makes (`new` writes it under VERSION_KEY from 2 on)."""
+        return self.state_changes[-1].version if self.state_changes else 1
+
+    def version_of(self, state: State) -> int:
+        return int(state.get(VERSION_KEY, 1))
+
+    def upgrade(self, state: State) -> State:
+        """`state` (changed in place, and returned) as this engine's version holds it: the parts later versions
+        added are filled in as far as an older state tells them (a log of finished rounds begins with the next
+        round that ends)."""
+        version = self.version_of(state)
+        if version > self.state_version:
+            raise ValueError(f"a {self.info.id} state of version {version}; this engine knows up to "
+                             f"{self.state_version}")
+        for change in self.state_changes:
+            if change.version > version:
+                change.upgrade(state)
+        if self.state_version > 1:
+            state[VERSION_KEY] = self.state_version
         return state
+
+    def as_of(self, state: State, version: int) -> State:
+        """A copy of `state` as the engine of `version` would have held it: what later versions added taken out.
+        Two states, one stored long ago and one played again from the log today, are the same match position
+        when they agree at the older one's version."""
+        older = clone(state)
+        for change in reversed(self.state_changes):
+            if change.version > version:
+                change.strip(older)
+        if version > 1:
+            older[VERSION_KEY] = version
+        else:
+            older.pop(VERSION_KEY, None)
+        return older
 
     def players(self, state: State) -> int:
         return int(state["players"])

@@ -224,3 +224,10 @@ tournament_games = Table(
     Column("winner", Integer, ForeignKey("tournament_entries.id")),
     Column("outcome", Text),
 )
+
+recent_sends = Table(
+    "recent_sends", metadata,
+    Column("platform", Text, nullable=False),
+    Column("chat_id", Text, nullable=False),
+    Column("at", Float, nullable=False),
+)

@@ -3,7 +3,10 @@ ephemeral, /stats as a picture posted where it was asked, /rated for administrat
 
 from __future__ import annotations
 
+import logging
+
 import pytest
+from telegram.ext import AIORateLimiter
 
 from bot.i18n import t
 from storage import Store
@@ -60,6 +63,33 @@ async def test_telegram_top_pages_in_place_and_stats_is_a_photo(store):
         assert "🏅" in photos[0].params["caption"]
 
 
+async def test_telegram_a_429_on_a_page_edit_tells_the_presser_to_try_again(store, caplog):
+    """Issue 26: `Busy` (a 429 beyond the limiter's retries on the in-place page edit) escaped the press handler:
+    PTB's error handler logged a traceback and the presser had already been answered with nothing."""
+    await seed_board(store, "telegram", str(GROUP_ID), 14)
+    server = FakeTelegram()
+    alice = tg_harness.user(111, "Alice")
+    limiter = AIORateLimiter(overall_max_rate=0, group_max_rate=0, max_retries=0)  # the 429 surfaces at once
+    async with Bot(server, store, limiter=limiter) as bot:
+        await bot.command(alice, GROUP_ID, "/lang en")
+        board = await bot.command(alice, GROUP_ID, "/top kenza")
+        nxt = tg_harness.first_data(board.markup["inline_keyboard"], "g:")
+        server.failures.append(tg_harness.Failure("editMessageText", 429, "Too Many Requests: retry after 5",
+                                                  chat_id=str(GROUP_ID), retry_after=5))
+        caplog.clear()
+        with caplog.at_level(logging.INFO):
+            answer = await bot.press(alice, GROUP_ID, board.sent_id, nxt)
+        assert answer.get("show_alert") and answer["text"] == t("en", "err.busy")
+        ours = [r for r in caplog.records if r.name.startswith("bot.")]  # (the limiter's own lines: issue 26 e)
+        assert not [r for r in ours if r.levelno >= logging.ERROR or r.exc_info], caplog.text
+        assert any("wait 5 s" in r.getMessage() for r in ours if r.levelno == logging.WARNING)
+        # A moment later the same press turns the page.
+        before = len(server.calls)
+        assert not (await bot.press(alice, GROUP_ID, board.sent_id, nxt)).get("show_alert")
+        (edit,) = [c for c in server.calls[before:] if c.method == "editMessageText"]
+        assert edit.status == 200 and "page 2/2" in edit.params["text"]
+
+
 async def test_telegram_rated_is_for_administrators(store):
     server = FakeTelegram()
     server.admins.add("111")
@@ -90,5 +120,28 @@ async def test_discord_top_is_an_ephemeral_whose_buttons_turn_its_pages(store):
         await fake.feed(adapter.client, payload)
         card = fake.original(payload["token"])
         assert card["flags"] & dc_harness.EPHEMERAL and card["embeds"] and card["attachments"]
+    finally:
+        await adapter.client.close()
+
+
+async def test_discord_a_429_on_a_page_edit_tells_the_presser_to_try_again(store, caplog):
+    """Issue 26: a 429 that outlived discord.py's own waits on the board's page edit left the presser with no
+    answer at all; now they are told to try again in a moment (and the next press turns the page)."""
+    await seed_board(store, "discord", str(dc_harness.CHANNEL_ID), 14, first_user=2_000_000_000_000_000_009)
+    fake = dc_harness.FakeDiscord()
+    adapter = await dc_harness.start_adapter(store, fake)
+    try:
+        payload = fake.command(dc_harness.AMINA, "top", {"game": "kenza", "scope": "global"})
+        await fake.feed(adapter.client, payload)
+        board = fake.original(payload["token"])
+        nxt = dc_harness.button_id(board, "g:")
+        fake.fail_original = (429, 0, "You are being rate limited.")
+        with caplog.at_level(logging.INFO):
+            calls = await fake.feed(adapter.client, fake.press(dc_harness.AMINA, board["id"], nxt))
+        assert t("en", "err.busy") in dc_harness.answers(calls)
+        assert fake.messages[board["id"]]["content"].splitlines()[1].startswith("1. P"), "not turned"
+        assert not [r for r in caplog.records if r.name.startswith("bot.") and r.exc_info], caplog.text
+        await fake.feed(adapter.client, fake.press(dc_harness.AMINA, board["id"], nxt))
+        assert fake.messages[board["id"]]["content"].splitlines()[1].startswith("11. P")
     finally:
         await adapter.client.close()

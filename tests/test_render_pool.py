@@ -8,8 +8,11 @@ import asyncio
 import multiprocessing
 import os
 import signal
+import subprocess
+import sys
 import threading
 from concurrent.futures.process import BrokenProcessPool
+from pathlib import Path
 
 import pytest
 
@@ -173,3 +176,40 @@ def test_close_from_sync_code_after_the_loop_ended():
     pids = asyncio.run(use())
     pool.close()
     assert pids and not [pid for pid in pids if _alive(pid)]
+
+
+# A bot process that draws one picture and is SIGKILLed with the worker's answer still unread in its socket: the
+# worker's next read is a reset (ECONNRESET), not EOF. Run as its own process, so the test sees the worker's stderr.
+KILLED_PARENT = """
+import multiprocessing, os, pickle, signal, sys
+from bot.core.render_pool import _serve
+context = multiprocessing.get_context("spawn")
+ours, theirs = context.Pipe()
+worker = context.Process(target=_serve, args=(theirs, int, ()), daemon=True)
+worker.start()
+theirs.close()
+print(worker.pid, flush=True)
+assert pickle.loads(ours.recv_bytes())[1], "the worker started"
+ours.send_bytes(pickle.dumps((1, abs, (-3,))))
+assert ours.poll(30), "the worker answered"
+os.kill(os.getpid(), signal.SIGKILL)  # with the answer unread, as a bot killed mid-delivery
+"""
+
+
+def test_a_worker_whose_bot_was_killed_ends_without_a_traceback():
+    root = Path(__file__).resolve().parent.parent
+    # stderr is a pipe both processes hold: `run` returns once the worker has ended too (or the timeout fails it).
+    done = subprocess.run([sys.executable, "-c", KILLED_PARENT], cwd=root, capture_output=True, text=True,
+                          timeout=60)
+    assert done.returncode == -signal.SIGKILL
+    assert _ended(int(done.stdout.split()[0]))
+    assert done.stderr == "", done.stderr
+
+
+def _ended(pid: int) -> bool:
+    """Gone, or a zombie nobody reaps (its parent was killed; a container's first process may not reap)."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except FileNotFoundError:
+        return True
+    return any(line.startswith("State:") and "Z" in line.split()[1] for line in status.splitlines())

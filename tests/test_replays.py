@@ -4,6 +4,7 @@ and the finished table's button post it as an animation of public views only; re
 from __future__ import annotations
 
 import io
+import json
 import random
 
 import pytest
@@ -128,6 +129,81 @@ async def test_what_cannot_be_replayed_is_refused_to_the_asker_only(table):
     assert len(transport.sent) == before + 1  # only the new lobby was posted
     # Without a number: the chat's latest table (the lobby, not finished).
     assert "not finished" in (await service.command(MONA, GROUP, "replay")).text
+
+
+async def test_a_match_stored_before_the_state_gained_its_round_breakdowns_still_replays(table):
+    """Issue 26: a Kenza match finished before the state gained `deal_log` (state version 2) was refused as
+    "cannot be replayed": today's engine, playing the log again, writes the breakdowns the old snapshot lacks."""
+    service, transport, store, clock = table
+    match_id = await played_match(service, store)
+    game = engine.get("kenza")
+    played = (await store.get_match(match_id)).snapshot
+    assert played["deal_log"], "today's engine keeps every deal's breakdown"
+    old = {key: value for key, value in played.items() if key not in ("deal_log", "state_version")}
+    async with store.transaction() as db:  # the snapshot as the engine before version 2 stored it
+        await db.execute(text("UPDATE matches SET snapshot = :s WHERE id = :id"),
+                         {"s": json.dumps(old), "id": match_id})
+    before = len(transport.sent)
+    reply = await service.command(MONA, GROUP, "replay", [str(match_id)])
+    assert not reply.is_error, reply.text
+    (posted,) = transport.sent[before:]
+    seats, moves = await store.seats(match_id), await store.moves(match_id)
+    assert posted.message.animated and Image.open(io.BytesIO(posted.message.image)).n_frames == min(
+        len(moves) + 1, replay.MAX_FRAMES)
+    match = await store.get_match(match_id)
+    assert match.snapshot == old and game.version_of(match.snapshot) == 1
+    states = replay.states(match, len(seats), moves)  # no ReplayMismatch
+    assert game.as_of(states[-1], 1) == old and game.result(states[-1]) == match.result
+    last = replay.steps(match, len(seats), moves)[-1].view
+    assert last["scores"] == old["scores"] and len(last["details"]) == len(old["history"])
+    # Read back in, the old state is today's version, its breakdowns unknown (the sheet shows none).
+    upgraded = game.from_json(old)
+    assert game.version_of(upgraded) == game.state_version == 2 and game.view(upgraded, None)["details"] == []
+    # What the old version did hold is still checked: an old snapshot the log does not lead to is refused.
+    wrong = {**old, "scores": [score + 1 for score in old["scores"]]}
+    async with store.transaction() as db:
+        await db.execute(text("UPDATE matches SET snapshot = :s WHERE id = :id"),
+                         {"s": json.dumps(wrong), "id": match_id})
+    with pytest.raises(replay.ReplayMismatch):
+        replay.states(await store.get_match(match_id), len(seats), moves)
+
+
+# What each game's state gained before states were versioned (version 1 -> 2), as an older engine stored it.
+BEFORE_VERSIONS = {"kenza": ("deal_log", None, ()), "canasta": ("hand_log", "last_hand", ("counts", "totals")),
+                   "tunj": ("hand_log", None, ()), "konkan_cards": ("round_log", "last_round", ("totals",)),
+                   "konkan_tiles": ("round_log", "turn", ("taken_laid",))}
+
+
+@pytest.mark.parametrize("game_id", sorted(BEFORE_VERSIONS))
+def test_every_game_compares_an_unversioned_state_at_its_own_version(game_id):
+    """A state as the engines stored it before states carried a version (checked once against the engines of
+    commit 227854a^: the same seed and moves gave exactly these states): it is the same position as today's at
+    version 1, it is read back as version 2, and today's engine plays on from it."""
+    game = engine.get(game_id)
+    players = {"canasta": 4, "konkan_cards": 4}.get(game_id, 2)
+    state = game.new(players, {}, seed=11)
+    assert game.version_of(state) == game.state_version == 2
+    rng = random.Random(5)
+    while not game.result(state)["history"]:
+        seat = game.to_move(state)
+        state = game.apply(state, seat, decide(game_id, state, seat, "normal", rng, slips=False))
+    log, parent, inner = BEFORE_VERSIONS[game_id]
+    assert state[log], "a finished round is logged"
+    old = {key: value for key, value in game.to_json(state).items() if key not in (log, "state_version")}
+    if parent is not None and isinstance(old.get(parent), dict):
+        old[parent] = {key: value for key, value in old[parent].items() if key not in inner}
+    assert game.version_of(old) == 1
+    assert replay.same_position(game, state, old) and game.as_of(state, 1) == old
+    assert not replay.same_position(game, state, {**old, "round": old["round"] + 1})
+    assert game.from_json(game.to_json(state)) == state  # today's states round-trip unchanged
+    upgraded = game.from_json(old)
+    assert game.version_of(upgraded) == 2 and replay.same_position(game, state, upgraded) is False  # no log
+    assert game.as_of(upgraded, 1) == old
+    for seat in [None, *range(players)]:
+        game.view(upgraded, seat)
+    seat = game.to_move(upgraded)
+    if seat is not None:
+        game.apply(upgraded, seat, decide(game_id, upgraded, seat, "normal", rng, slips=False))
 
 
 async def test_terminal_replay_lists_the_moves_round_by_round():

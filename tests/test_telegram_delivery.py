@@ -7,11 +7,13 @@ failed screen is retried on the service's clock — then plays the rest of the m
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 import pytest
 from telegram.ext import AIORateLimiter
 
+from bot.telegram_adapter.adapter import default_limiter
 from storage import Store
 from tests.tg_harness import (
     BOT_USERNAME,
@@ -24,6 +26,7 @@ from tests.tg_harness import (
     FakeTelegram,
     first_data,
     group_keyboard,
+    make_settings,
     open_table,
     play_one,
     seat_to_move,
@@ -110,6 +113,33 @@ async def test_a_429_beyond_the_limiters_retries_on_the_table_edit_loses_nothing
         assert (await store.get_match(match_id)).delivered_version == after.version
         assert await play_out(bot, match_id, HUMANS) > 5
         assert (await store.get_match(match_id)).status == "finished"
+
+
+async def test_a_429_the_delivery_recovers_from_is_a_warning_not_an_error(store, caplog):
+    """Issue 26: with the limiter `majlis run` builds for one worker, a 429 that outlived its retries was logged
+    at ERROR with a traceback, although the delivery retried and recovered. Now the limiter logs one WARNING line
+    naming the method and the wait; ERROR stays for a delivery that gives up."""
+    clock = Clock()
+    server = FakeTelegram()
+    limiter = default_limiter(make_settings())  # 3 retries, each waiting retry_after + 0.1 s (real time)
+    async with Bot(server, store, clock=clock, limiter=limiter) as bot:
+        match_id = await open_table(bot, ALICE, [BADR])
+        _, seat = await seat_to_move(store, match_id)
+        server.failures.append(Failure("editMessageMedia", 429, "Too Many Requests: retry after 1",
+                                       chat_id=str(GROUP_ID), times=4, retry_after=1))
+        caplog.clear()
+        with caplog.at_level(logging.INFO):
+            await press_first(bot, HUMANS[seat])
+            assert [c.status for c in table_edits(server)][-4:] == [429] * 4, "the limiter's retries ran out"
+            clock.advance(1.0)
+            mark = len(server.calls)
+            await bot.service.tick()
+        assert [c.status for c in table_edits(server, mark)] == [200], "the delivery recovered"
+        after = await store.get_match(match_id)
+        assert after.delivered_version == after.version
+        assert not [r for r in caplog.records if r.levelno >= logging.ERROR or r.exc_info], caplog.text
+        said = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
+        assert any("editMessageMedia" in line and "1.0 s" in line for line in said), said
 
 
 async def test_retry_after_is_honoured_on_the_services_clock(store):

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
+import logging
 import os
 import random
 import uuid
@@ -22,10 +23,11 @@ from typing import Any
 
 import pytest
 from redis.asyncio import Redis
-from telegram.ext import AIORateLimiter, ExtBot
+from telegram.ext import ExtBot
 
 from bot.telegram_adapter import TelegramAdapter
 from bot.telegram_adapter.limiter import SharedRateLimiter
+from bot.telegram_adapter.local_limiter import LocalRateLimiter
 from tests.clock import Clock
 from tests.tg_harness import GROUP_ID, Call, FakeTelegram, RecordingRequest, make_settings
 
@@ -187,7 +189,7 @@ async def test_a_429_on_one_worker_holds_every_worker_then_is_retried(redis, pre
     await b.shutdown()
 
 
-async def test_a_429_beyond_the_retries_reaches_the_caller(redis, prefix):
+async def test_a_429_beyond_the_retries_reaches_the_caller(redis, prefix, caplog):
     clock = Clock()
     server = FakeTelegram()
     Sent(server, clock)
@@ -195,8 +197,12 @@ async def test_a_429_beyond_the_retries_reaches_the_caller(redis, prefix):
     server.retry_once["sendMessage"] = 5
     from telegram.error import RetryAfter
 
-    with pytest.raises(RetryAfter):
+    with caplog.at_level(logging.INFO), pytest.raises(RetryAfter):
         await a.send_message(chat_id=GROUP_ID, text="hello")
+    # The caller retries on its own clock (issue 26): a WARNING naming the method and the wait, no ERROR.
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR or r.exc_info], caplog.text
+    assert any("sendMessage" in r.getMessage() and "5.0 s" in r.getMessage() for r in caplog.records
+               if r.levelno == logging.WARNING), caplog.text
     await a.shutdown()
 
 
@@ -285,7 +291,9 @@ async def test_the_adapter_shares_its_limiter_when_a_redis_is_configured(store):
     assert isinstance(used, SharedRateLimiter) and used.prefix == "majlis:telegram:123456:"
     await used.shutdown()
     alone = TelegramAdapter(service, make_settings())
-    assert isinstance(alone.application.bot.rate_limiter, AIORateLimiter)
+    # One worker: the in-process limiter, its group sends kept in the service's store (issue 26).
+    assert isinstance(alone.application.bot.rate_limiter, LocalRateLimiter)
+    assert alone.application.bot.rate_limiter.sends is store
 
 
 async def test_two_whole_workers_playing_one_match_keep_the_limits_together(redis, prefix, store):

@@ -13,7 +13,8 @@ The wire is `multiprocessing.Connection`'s own framing, so a worker is a plain b
 does one job at a time and answers in the order it was asked, so an answer that names no job (a request the worker
 could not unpickle) is the oldest job's. A job goes to the worker with the fewest jobs in flight. A worker that
 dies (killed, out of memory) fails its jobs in flight with `BrokenProcessPool` (the caller may retry) and a fresh
-worker takes its place; a worker ends when its socket reaches EOF (the pool closed or the main process gone).
+worker takes its place; a worker ends, quietly, when its socket reaches EOF or is reset (the pool closed, or the
+main process gone, also killed).
 """
 
 from __future__ import annotations
@@ -43,6 +44,11 @@ T = TypeVar("T")
 _SIZE = struct.Struct("!i")  # multiprocessing.Connection's header: a signed big-endian length...
 _LONG_SIZE = struct.Struct("!Q")  # ...or -1 and then this, for a payload above 2 GiB (CPython's _send_bytes)
 _READY = 0  # the job id of a worker's first message: initialised, taking jobs
+# How a worker learns that the main process is gone: EOF when it closed its end in order; ECONNRESET when it died
+# (SIGKILL, out of memory) with an answer still unread in its socket, which Linux reports as a reset; EPIPE (or
+# another socket error) when the worker writes to an end nobody holds. Each is the worker's cue to end, quietly:
+# a traceback on the shared stderr would only say that the bot was killed.
+PARENT_GONE = (EOFError, OSError)  # OSError covers ConnectionResetError and BrokenPipeError
 JOIN_SECONDS = 5.0  # how long `close` waits for a worker to finish its picture before killing it
 
 
@@ -103,13 +109,17 @@ def _serve(connection: Connection, initializer: Callable[..., object], initargs:
     try:
         initializer(*initargs)
     except BaseException as error:
-        connection.send_bytes(_failure(_READY, error))
+        with contextlib.suppress(*PARENT_GONE):
+            connection.send_bytes(_failure(_READY, error))
         return
-    connection.send_bytes(pickle.dumps((_READY, True, None)))
+    try:
+        connection.send_bytes(pickle.dumps((_READY, True, None)))
+    except PARENT_GONE:
+        return
     while True:
         try:
             request = connection.recv_bytes()
-        except EOFError:
+        except PARENT_GONE:
             return
         job = None
         try:
@@ -119,7 +129,7 @@ def _serve(connection: Connection, initializer: Callable[..., object], initargs:
             answer = _failure(job, error)
         try:
             connection.send_bytes(answer)
-        except OSError:  # the main process is gone
+        except PARENT_GONE:
             return
 
 

@@ -4,7 +4,8 @@ Every interaction is acknowledged first (defer), because the service may render 
 before it answers, and Discord drops an interaction not acknowledged within 3 seconds. What the service returns
 is for the acting user only, so every answer is ephemeral; a private rack (`Reply.message`) replaces the
 ephemeral it came from, or appears as a fresh ephemeral when that one can no longer be edited (its token
-outlived Discord's 15 minutes, or the user dismissed it).
+outlived Discord's 15 minutes, or the user dismissed it). When Discord still answers 429 after discord.py's own
+waits, or the service met a `Busy`, the user is told "busy, try again in a moment", and the log gets one line.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import discord
 from bot import callbacks
 from bot.discord_adapter.transport import HAND_FILE, PLATFORM, render
 from bot.i18n import pick_language, t
-from bot.messages import ERROR, Actor, ChatRef, OutMessage, Reply
+from bot.messages import ERROR, Actor, Busy, ChatRef, OutMessage, Reply
 from bot.service import Service
 
 log = logging.getLogger(__name__)
@@ -102,6 +103,9 @@ class InteractionHandler:
     async def _call(self, interaction: discord.Interaction, call: Any) -> Reply:
         try:
             return await call
+        except Busy as busy:  # a platform's 429: no fault of anyone's, so no traceback
+            log.warning("interaction %s: asked to wait %.0f s (%s)", interaction.id, busy.retry_after, busy)
+            return Reply(t(pick_language(str(interaction.locale)), "err.busy"), alert=True)
         except Exception:  # the user still gets an answer; the error goes to the log
             log.exception("service failed on interaction %s", interaction.id)
             return Reply(t(pick_language(str(interaction.locale)), "dc.error"), alert=True, kind=ERROR)
@@ -121,6 +125,14 @@ class InteractionHandler:
                 await self._followup(interaction, text, None)
         except discord.HTTPException as error:
             log.warning("could not answer interaction %s: %s", interaction.id, error)
+            if error.status == 429:  # discord.py's own waits are spent (e.g. a page edit): say so, briefly
+                await self._say_busy(interaction)
+
+    async def _say_busy(self, interaction: discord.Interaction) -> None:
+        try:
+            await interaction.followup.send(t(pick_language(str(interaction.locale)), "err.busy"), ephemeral=True)
+        except discord.HTTPException as error:
+            log.warning("could not tell interaction %s to try again: %s", interaction.id, error)
 
     async def _edit_original(self, interaction: discord.Interaction, text: str, rack: OutMessage | None) -> bool:
         """Edit the interaction's ephemeral; False when Discord says it can no longer be edited."""

@@ -29,6 +29,7 @@ from bot.config import Settings
 from bot.service import Service
 from bot.telegram_adapter import commands
 from bot.telegram_adapter.handlers import AdminCache, Handlers
+from bot.telegram_adapter.local_limiter import LocalRateLimiter, SendLog
 from bot.telegram_adapter.transport import TelegramTransport
 
 log = logging.getLogger(__name__)
@@ -44,17 +45,18 @@ def api_urls(base: str) -> tuple[str, str]:
     return f"{root}/bot", f"{root}/file/bot"
 
 
-def default_limiter(settings: Settings) -> BaseRateLimiter[Any]:
-    """One worker: python-telegram-bot's in-process AIORateLimiter. Several (MAJLIS_REDIS_URL set): the limiter they
-    share through Redis (bot/telegram_adapter/limiter.py says why shared rather than chat affinity), its keys
-    named after the bot's id so two bots on one Redis keep apart."""
+def default_limiter(settings: Settings, sends: SendLog | None = None) -> BaseRateLimiter[Any]:
+    """One worker: the in-process limiter, its per-group window kept in `sends` (the store) so a restart keeps it
+    (bot/telegram_adapter/local_limiter.py). Several (MAJLIS_REDIS_URL set): the limiter they share through Redis
+    (bot/telegram_adapter/limiter.py says why shared rather than chat affinity), its keys named after the bot's id
+    so two bots on one Redis keep apart."""
     if settings.redis_url:
         from bot.telegram_adapter.limiter import SharedRateLimiter
 
         bot_id = (settings.telegram_token or "").partition(":")[0]
         return SharedRateLimiter.from_url(settings.redis_url, prefix=f"majlis:telegram:{bot_id}:",
                                           max_retries=MAX_RETRIES)
-    return AIORateLimiter(max_retries=MAX_RETRIES)
+    return LocalRateLimiter(sends, max_retries=MAX_RETRIES)
 
 
 class TelegramAdapter:
@@ -82,7 +84,8 @@ class TelegramAdapter:
         if get_updates_request is not None:
             builder = builder.get_updates_request(get_updates_request)
         # Updates of different tables run side by side; the service serialises each match with its own lock.
-        builder = builder.rate_limiter(rate_limiter or default_limiter(settings))
+        # (A stand-in service without a store, as some tests build: the limits are kept in memory only.)
+        builder = builder.rate_limiter(rate_limiter or default_limiter(settings, getattr(service, "store", None)))
         self.application: Application[Any, Any, Any, Any, Any, Any] = builder.concurrent_updates(True).build()
         self.transport = TelegramTransport(self.application.bot)
         self.handlers = Handlers(service, self.transport, AdminCache())

@@ -1,7 +1,9 @@
 """Telegram updates -> service calls: command messages and button presses, normalised into Actor/ChatRef.
 
 A handler never lets an exception escape: it logs and tells the user something generic, because an unanswered
-callback query leaves the user's button spinning and an exception in PTB only reaches the error log anyway.
+callback query leaves the user's button spinning and an exception in PTB only reaches the error log anyway. A 429
+that outlived the rate limiter's retries (`Busy`) is no fault: the user is told to try again in a moment, and the
+log gets one line without a traceback.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from telegram.error import BadRequest, Forbidden, TelegramError
 from telegram.ext import ContextTypes
 
 from bot.i18n import pick_language, t
-from bot.messages import ERROR, Actor, ChatRef, MessageGone, OutMessage, Reply, Unreachable
+from bot.messages import ERROR, Actor, Busy, ChatRef, MessageGone, OutMessage, Reply, Unreachable
 from bot.service import Service
 from bot.telegram_adapter import commands
 from bot.telegram_adapter.transport import ALERT_LIMIT, PLATFORM, TEXT_LIMIT, TelegramTransport, clip
@@ -58,6 +60,13 @@ def actor_for(user: User, is_admin: bool = False) -> Actor:
                  language=user.language_code, is_admin=is_admin, username=user.username)
 
 
+def busy_reply(lang: str, busy: Busy, what: str) -> Reply:
+    """Telegram asked to slow down beyond the limiter's retries: the presser or typer hears "busy, try again in a
+    moment"; the log one line, as the condition it is, not an error with a traceback."""
+    log.warning("%s not shown: Telegram asks to wait %.0f s (%s)", what, busy.retry_after, busy)
+    return Reply(t(lang, "err.busy"), alert=True)
+
+
 def chat_ref(chat: Chat) -> ChatRef:
     return ChatRef(PLATFORM, str(chat.id), private=chat.type == ChatType.PRIVATE)
 
@@ -86,6 +95,8 @@ class Handlers:
             args = self._stats_target(message, parsed) if parsed.name == "stats" else parsed.args
             reply = await self.service.command(actor_for(user, is_admin), chat_ref(chat), parsed.name, args,
                                                deliver=False)
+        except Busy as busy:
+            reply = busy_reply(pick_language(user.language_code), busy, f"/{parsed.name}")
         except Exception:
             log.exception("command /%s from %s in %s failed", parsed.name, user.id, chat.id)
             reply = Reply(t(pick_language(user.language_code), "err.generic"), kind=ERROR)
@@ -137,6 +148,9 @@ class Handlers:
                     await self.transport.send(str(user.id), OutMessage(reply.text))
             if reply.message is not None:  # never expected on Telegram (racks are pushed); keep it private anyway
                 await self.transport.send(str(user.id), reply.message)
+        except Busy as busy:
+            log.warning("could not answer a command in chat %s: Telegram asks to wait %.0f s", chat.id,
+                        busy.retry_after)
         except (TelegramError, Unreachable):
             log.warning("could not answer a command in chat %s", chat.id, exc_info=True)
 
@@ -166,6 +180,8 @@ class Handlers:
             is_admin = chat is not None and data.split(":", 1)[0] == "x" and await self.admins.is_admin(
                 context, chat, user)
             reply = await self.service.press(actor_for(user, is_admin), ref, data, deliver=False)
+        except Busy as busy:
+            reply = busy_reply(lang, busy, f"button {query.data!r}")
         except Exception:
             log.exception("button %r from %s failed", query.data, user.id)
             reply = Reply(t(lang, "err.generic"), alert=True)
@@ -174,7 +190,11 @@ class Handlers:
 
     async def _answer_press(self, context: ContextTypes.DEFAULT_TYPE, query: CallbackQuery, user: User, lang: str,
                             reply: Reply) -> None:
-        """Answer the callback query always (even with no text), so the client stops its spinner."""
+        """Answer the callback query always (even with no text), so the client stops its spinner. A page shown in
+        place of the pressed message is edited first: the answer then says whether it could be (a 429 on the edit
+        is the one thing the presser should hear of, as "busy, try again in a moment")."""
+        if reply.message is not None and reply.in_place and query.message is not None:
+            reply = await self._show_page(query, lang, reply)
         text = reply.text
         if len(text) > ALERT_LIMIT:
             # Telegram refuses longer answers; the whole text goes to the user's private chat instead.
@@ -187,21 +207,30 @@ class Handlers:
             await query.answer(text or None, show_alert=reply.alert and bool(text))
         except TelegramError:
             log.warning("answerCallbackQuery failed", exc_info=True)
-        if reply.message is not None and reply.in_place and query.message is not None:
-            # A leaderboard page: the pressed message becomes the new page (sent anew if it can no longer change).
-            chat_id, message_id = str(query.message.chat.id), str(query.message.message_id)
-            try:
-                try:
-                    await self.transport.edit(chat_id, message_id, reply.message)
-                except MessageGone:
-                    await self.transport.send(chat_id, reply.message)
-            except (TelegramError, Unreachable, MessageGone):
-                log.warning("could not show a page in %s", chat_id, exc_info=True)
-        elif reply.message is not None:
+        if reply.message is not None:  # a private message (a page whose message is unknown goes there too)
             try:
                 await self.transport.send(str(user.id), reply.message)
+            except Busy as busy:
+                log.warning("could not deliver a private reply to %s: Telegram asks to wait %.0f s", user.id,
+                            busy.retry_after)
             except (TelegramError, Unreachable):
                 log.warning("could not deliver a private reply to %s", user.id, exc_info=True)
+
+    async def _show_page(self, query: CallbackQuery, lang: str, reply: Reply) -> Reply:
+        """A leaderboard page: the pressed message becomes the new page (sent anew if it can no longer change).
+        Returns what the callback answer says: the reply's own text, or "busy" when Telegram refused with a 429."""
+        assert query.message is not None and reply.message is not None
+        chat_id, message_id = str(query.message.chat.id), str(query.message.message_id)
+        try:
+            try:
+                await self.transport.edit(chat_id, message_id, reply.message)
+            except MessageGone:
+                await self.transport.send(chat_id, reply.message)
+        except Busy as busy:
+            return busy_reply(lang, busy, f"a page in {chat_id}")
+        except (TelegramError, Unreachable, MessageGone):
+            log.warning("could not show a page in %s", chat_id, exc_info=True)
+        return Reply(reply.text, alert=reply.alert, kind=reply.kind)
 
     # ------------------------------------------------------------------------------------------------- errors
     async def on_error(self, update: object, context: ContextTypes.DEFAULT_TYPE) -> None:

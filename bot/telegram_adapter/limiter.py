@@ -24,6 +24,9 @@ all three, records it and returns the wait. The worker sleeps that long and send
 RetryAfter (HTTP 429) is handled as AIORateLimiter handles it, but for all workers: the request is retried up to
 `max_retries` times, and meanwhile every request of every worker waits out `retry_after` + 0.1 s (a pause time kept
 in Redis). A request that was already scheduled for a time the pause now covers takes a new time after the pause.
+A 429 that outlives the retries is passed on (the transport makes it `Busy`, which the service's delivery retries
+on its own clock, and a press answers "busy"): it is logged as what it is, a WARNING line naming the method and
+the wait Telegram asked for, not an ERROR with a traceback; a delivery that really gives up logs its own ERROR.
 
 When Redis cannot be reached, requests go out unthrottled (logged): Telegram then answers excess with 429, which
 the retry above and the service's delivery retries absorb; a Redis outage does not stop the bot.
@@ -136,7 +139,48 @@ class Target:
         return cls(str(chat_id), (isinstance(chat_id, int) and chat_id < 0) or isinstance(chat_id, str))
 
 
-class SharedRateLimiter(BaseRateLimiter[int]):
+class RetryingLimiter(BaseRateLimiter[int]):
+    """The request loop both of Majlis' limiters share: wait for a send time, send, and on a 429 hold every request
+    back for the wait Telegram asks and retry, up to `max_retries` times. Subclasses keep the schedule."""
+
+    max_retries: int
+
+    async def process_request(
+        self,
+        callback: Callable[..., Coroutine[Any, Any, bool | dict[str, Any] | list[dict[str, Any]]]],
+        args: Any,
+        kwargs: dict[str, Any],
+        endpoint: str,
+        data: dict[str, Any],
+        rate_limit_args: int | None,
+    ) -> bool | dict[str, Any] | list[dict[str, Any]]:
+        max_retries = rate_limit_args or self.max_retries
+        target = Target.of(data)
+        for attempt in range(max_retries + 1):
+            await self._wait_turn(target)
+            try:
+                return await callback(*args, **kwargs)
+            except RetryAfter as error:
+                seconds = _seconds(error) + RETRY_MARGIN
+                if attempt == max_retries:
+                    # Not a failure yet: the caller retries on its own clock (a delivery) or says "busy" (a press).
+                    log.warning("Telegram still asks %s to wait %.1f s after %d retries; passing the 429 on",
+                                endpoint, _seconds(error), max_retries)
+                    raise
+                log.info("Rate limit hit (%s). Every request waits %.1f s", endpoint, seconds)
+                await self._hold_everyone(seconds)
+        raise AssertionError("unreachable: the last attempt returns or raises")
+
+    async def _wait_turn(self, target: Target) -> None:
+        """Sleep until `target` may be sent to, its send counted."""
+        raise NotImplementedError
+
+    async def _hold_everyone(self, seconds: float) -> None:
+        """Every request from now waits `seconds`."""
+        raise NotImplementedError
+
+
+class SharedRateLimiter(RetryingLimiter):
     """A `BaseRateLimiter` whose schedule is kept in Redis, so N workers together stay within Telegram's limits.
 
     `clock` (seconds) replaces Redis' `TIME` and `sleep` replaces `asyncio.sleep`: tests drive the schedule by hand.
@@ -196,30 +240,6 @@ class SharedRateLimiter(BaseRateLimiter[int]):
     async def shutdown(self) -> None:
         if self.owns_client:
             await self.redis.aclose()
-
-    async def process_request(
-        self,
-        callback: Callable[..., Coroutine[Any, Any, bool | dict[str, Any] | list[dict[str, Any]]]],
-        args: Any,
-        kwargs: dict[str, Any],
-        endpoint: str,
-        data: dict[str, Any],
-        rate_limit_args: int | None,
-    ) -> bool | dict[str, Any] | list[dict[str, Any]]:
-        max_retries = rate_limit_args or self.max_retries
-        target = Target.of(data)
-        for attempt in range(max_retries + 1):
-            await self._wait_turn(target)
-            try:
-                return await callback(*args, **kwargs)
-            except RetryAfter as error:
-                if attempt == max_retries:
-                    log.exception("Rate limit hit after maximum of %d retries", max_retries)
-                    raise
-                seconds = _seconds(error) + RETRY_MARGIN
-                log.info("Rate limit hit (%s). Every worker waits %.1f s", endpoint, seconds)
-                await self._hold_everyone(seconds)
-        raise AssertionError("unreachable: the last attempt returns or raises")
 
     # ------------------------------------------------------------------------------------------------ internals
     def _now_ms(self) -> int:

@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine import rng
-from engine.base import Game, GameInfo, OptionSpec, State, clone
+from engine.base import VERSION_KEY, Game, GameInfo, OptionSpec, State, StateChange, clone, dropping, nothing_to_fill
 from engine.canasta.cards import (
     DECK,
     card_key,
@@ -120,6 +120,9 @@ class CanastaGame(Game):
         },
         teams_at=(4,),
     )
+    # Version 2 (the score sheet's round breakdowns) added each finished hand's breakdown (hand_log), and the last
+    # hand's counts and running totals; a state stored before knows none of it.
+    state_changes = (StateChange(2, nothing_to_fill, dropping("hand_log", inside={"last_hand": ("counts", "totals")})),)
 
     # ---- set-up ---------------------------------------------------------------------------------------------
     def check_options(self, players: int, options: dict[str, Any] | None) -> dict[str, Any]:
@@ -145,6 +148,7 @@ class CanastaGame(Game):
                             "canasta.variant_players", variant=opts["variant"], n=wanted, players=players)
         state: State = {
             "game": self.info.id,
+            VERSION_KEY: self.state_version,
             "players": players,
             "options": opts,
             "rng": rng.seed_state(seed),

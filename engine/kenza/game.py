@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine import rng
-from engine.base import Game, GameInfo, OptionSpec, State, clone
+from engine.base import VERSION_KEY, Game, GameInfo, OptionSpec, State, StateChange, clone, dropping, nothing_to_fill
 from engine.cards import check_counts, parse_spanish, spanish_deck
 from engine.errors import IllegalMove
 from engine.kenza.rules import CAPTURE_SUM, GOLD, capture_subsets, pile_points
@@ -34,6 +34,9 @@ class KenzaGame(Game):
         },
         teams_at=(4,),
     )
+    # Version 2 (the score sheet's round breakdowns) added each finished deal's breakdown (deal_log); a state stored
+    # before knows none of it.
+    state_changes = (StateChange(2, nothing_to_fill, dropping("deal_log")),)
 
     # ---- set-up ---------------------------------------------------------------------------------------------
     def new(
@@ -48,6 +51,7 @@ class KenzaGame(Game):
         opts = self.check_options(players, options)
         state: State = {
             "game": self.info.id,
+            VERSION_KEY: self.state_version,
             "players": players,
             "options": opts,
             "rng": rng.seed_state(seed),

@@ -35,7 +35,7 @@ from itertools import combinations
 from typing import Any
 
 from engine import rng
-from engine.base import Game, GameInfo, OptionSpec, State, clone
+from engine.base import VERSION_KEY, Game, GameInfo, OptionSpec, State, StateChange, clone, dropping, nothing_to_fill
 from engine.cards import JOKER
 from engine.errors import IllegalMove
 from engine.konkan_cards.cards import (
@@ -80,6 +80,9 @@ class KonkanCardsGame(Game):
         options={"variant": OptionSpec(default="konkan51", choices=tuple(MINIMUMS))},
         lower_is_better=True,  # rules: "Scoring (lower is better)", lowest total wins the match
     )
+    # Version 2 (the score sheet's round breakdowns) added each finished round's breakdown (round_log), and the last
+    # round's running totals; a state stored before knows none of it.
+    state_changes = (StateChange(2, nothing_to_fill, dropping("round_log", inside={"last_round": ("totals",)})),)
 
     # ---- set-up ---------------------------------------------------------------------------------------------
     def new(
@@ -94,6 +97,7 @@ class KonkanCardsGame(Game):
         opts = self.check_options(players, options)
         state: State = {
             "game": self.info.id,
+            VERSION_KEY: self.state_version,
             "players": players,
             "options": opts,
             "rng": rng.seed_state(seed),

@@ -45,7 +45,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine import rng
-from engine.base import Game, GameInfo, OptionSpec, State, clone
+from engine.base import VERSION_KEY, Game, GameInfo, OptionSpec, State, StateChange, clone, dropping
 from engine.cards import check_counts, split_wild
 from engine.errors import BadOption, IllegalMove
 from engine.konkan_tiles import melds as M
@@ -75,6 +75,13 @@ class Action:
     eliminates: bool = False  # a lock beyond the finish's allowance
 
 
+def _turn_knows_taken_laid(state: State) -> None:
+    """An older state's turn did not say whether the tile taken before opening was laid yet: not yet, as the engine
+    read it then (a turn without the field is read the same way)."""
+    if isinstance(state.get("turn"), dict):
+        state["turn"].setdefault("taken_laid", False)
+
+
 class KonkanTilesGame(Game):
     info = GameInfo(
         id="konkan_tiles",
@@ -88,6 +95,9 @@ class KonkanTilesGame(Game):
         teams_at=(4,),
         lower_is_better=False,  # rules: a side's score is the penalties it collected; the higher total wins
     )
+    # Version 2 marks what states gained before they were versioned: each finished round's breakdown (round_log, for
+    # the score sheet) and, in the turn, whether the tile taken before opening was laid yet (taken_laid).
+    state_changes = (StateChange(2, _turn_knows_taken_laid, dropping("round_log", inside={"turn": ("taken_laid",)})),)
 
     def check_options(self, players: int, options: dict[str, Any] | None) -> dict[str, Any]:
         if int(players) not in (2, 4):
@@ -102,6 +112,7 @@ class KonkanTilesGame(Game):
         opts = self.check_options(players, options)
         state: State = {
             "game": self.info.id,
+            VERSION_KEY: self.state_version,
             "players": players,
             "options": opts,
             "rng": rng.seed_state(seed),

@@ -31,7 +31,7 @@ from collections import Counter
 from typing import Any
 
 from engine import rng
-from engine.base import Game, GameInfo, OptionSpec, State, clone
+from engine.base import VERSION_KEY, Game, GameInfo, OptionSpec, State, StateChange, clone, dropping, nothing_to_fill
 from engine.cards import french_deck
 from engine.errors import IllegalMove
 from engine.tunj.deal import deal, deck_contents, load_layout, starter
@@ -71,6 +71,9 @@ class TunjGame(Game):
             "claim_seconds": OptionSpec(default=10, minimum=1, maximum=120),
         },
     )
+    # Version 2 (the score sheet's round breakdowns) added each finished hand's breakdown (hand_log); a state stored
+    # before knows none of it.
+    state_changes = (StateChange(2, nothing_to_fill, dropping("hand_log")),)
 
     def check_options(self, players: int, options: dict[str, Any] | None) -> dict[str, Any]:
         """`target: None` means one hand, the same as leaving it out."""
@@ -91,6 +94,7 @@ class TunjGame(Game):
         opts = self.check_options(players, options)
         state: State = {
             "game": self.info.id,
+            VERSION_KEY: self.state_version,
             "players": 2,
             "options": opts,
             "rng": rng.seed_state(seed),
