@@ -306,19 +306,6 @@ MIGRATIONS: tuple[Migration, ...] = (
             "CREATE INDEX tournament_games_by_match ON tournament_games (match_id) WHERE match_id IS NOT NULL",
         ),
     ),
-    Migration(
-        8,
-        "recent sends: the last minute's messages to each group, kept across a restart for the rate limiter",
-        (
-            # One row per request the in-process rate limiter let go to a group; rows older than the window go.
-            """CREATE TABLE recent_sends (
-                platform TEXT NOT NULL,
-                chat_id TEXT NOT NULL,
-                at REAL NOT NULL
-            )""",
-            "CREATE INDEX recent_sends_by_time ON recent_sends (at)",
-        ),
-    ),
 )
 
 _BOOKKEEPING = """CREATE TABLE IF NOT EXISTS schema_version (

@@ -1,13 +1,13 @@
 """recent sends: the last minute's messages to each group, so a restarted bot keeps Telegram's per-group limit
 
-Revision ID: 0008
-Revises: 0007
+Revision ID: 0009
+Revises: 0008
 """
 
 from storage.revisions.ddl import run
 
-revision = "0008"
-down_revision = "0007"
+revision = "0009"
+down_revision = "0008"
 branch_labels = None
 depends_on = None
 
