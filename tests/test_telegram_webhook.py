@@ -6,10 +6,14 @@ import asyncio
 import dataclasses
 import json
 import random
+import re
 import socket
 import urllib.request
 from typing import Any
 
+import pytest
+
+from bot.config import ConfigError, Settings
 from bot.service import Service
 from bot.telegram_adapter import TelegramAdapter
 from storage import Store
@@ -27,6 +31,14 @@ def post(url: str, body: dict, secret: str) -> int:
         "Content-Type": "application/json", "X-Telegram-Bot-Api-Secret-Token": secret})
     with urllib.request.urlopen(request, timeout=5) as response:
         return response.status
+
+
+def status_of(url: str, body: dict, secret: str) -> int:
+    """`post`'s status, a refusal (403) included."""
+    try:
+        return post(url, body, secret)
+    except urllib.error.HTTPError as error:
+        return error.code
 
 
 async def test_webhook_receives_an_update_and_the_bot_answers(tmp_path):
@@ -67,3 +79,61 @@ async def test_webhook_receives_an_update_and_the_bot_answers(tmp_path):
     finally:
         await adapter.stop()
         await store.close()
+
+
+async def test_two_webhook_workers_both_accept_what_telegram_sends(tmp_path):
+    """Several workers behind one webhook URL (README "Scale out"): each registers with setWebhook, and Telegram
+    keeps the last registration only, so every worker must register and check the same secret. Updates pushed to
+    each worker in turn, with the secret Telegram holds, are all accepted (200, never 403) and answered."""
+    server = FakeTelegram()
+    url = "https://bot.example/tg"
+    workers = []
+    try:
+        for name in ("one", "two"):
+            port = free_port()
+            settings = dataclasses.replace(make_settings(), telegram_webhook_url=url, telegram_webhook_port=port,
+                                           telegram_webhook_listen="127.0.0.1")
+            store = await Store.open(str(tmp_path / f"{name}.db"))
+            adapter = TelegramAdapter.for_tests(Service(store, seed_source=random.Random(name)), settings,
+                                                RecordingRequest(server))
+            workers.append((adapter, store, port))
+            await adapter.start()
+        hooks = [call for call in server.calls if call.method == "setWebhook"]
+        secret = hooks[-1].params["secret_token"]  # what Telegram sends: the last registration's secret
+        answered: dict[int, asyncio.Event] = {}
+
+        async def watch(call: Any) -> None:
+            if call.method == "sendMessage" and int(call.chat_id) in answered:
+                answered[int(call.chat_id)].set()
+
+        server.on_call = watch
+        for turn in range(4):  # round robin, as a load balancer spreads them
+            adapter, _, port = workers[turn % 2]
+            who = user(50 + turn, f"Player {turn}")
+            answered[who["id"]] = asyncio.Event()
+            update = server.command(adapter.application.bot, who, who["id"], "/help").to_dict()
+            status = await asyncio.to_thread(status_of, f"http://127.0.0.1:{port}/tg", update, secret)
+            assert status == 200, f"worker {turn % 2 + 1} answered {status} to an update"
+            await asyncio.wait_for(answered[who["id"]].wait(), 10)
+        assert len(hooks) == 2 and {(hook.params["url"], hook.params["secret_token"]) for hook in hooks} == {
+            (url, secret)}, "each worker registers the same URL and secret"
+    finally:
+        for adapter, store, _ in workers:
+            await adapter.stop()
+            await store.close()
+
+
+def test_the_webhook_secret_is_shared_and_fits_telegrams_rule():
+    """Derived from the token when not set: the same in every worker, different per bot, 1-256 of [A-Za-z0-9_-];
+    TELEGRAM_WEBHOOK_SECRET wins, and one Telegram would refuse stops the start naming the variable."""
+    one = Settings.from_env({"TELEGRAM_BOT_TOKEN": "123:abc"})
+    assert one.webhook_secret == Settings.from_env({"TELEGRAM_BOT_TOKEN": "123:abc"}).webhook_secret
+    assert re.fullmatch(r"[A-Za-z0-9_-]{1,256}", one.webhook_secret)
+    assert "abc" not in one.webhook_secret  # the token itself is not sent to whoever reads the header
+    assert one.webhook_secret != Settings.from_env({"TELEGRAM_BOT_TOKEN": "124:abc"}).webhook_secret
+    chosen = Settings.from_env({"TELEGRAM_BOT_TOKEN": "123:abc", "TELEGRAM_WEBHOOK_SECRET": "s3cret_-X"})
+    assert chosen.webhook_secret == "s3cret_-X"
+    for bad in ("has space", "é", "x" * 257, "a/b"):
+        with pytest.raises(ConfigError) as error:
+            Settings.from_env({"TELEGRAM_BOT_TOKEN": "123:abc", "TELEGRAM_WEBHOOK_SECRET": bad})
+        assert error.value.name == "TELEGRAM_WEBHOOK_SECRET" and error.value.reason == "config.webhook_secret"
