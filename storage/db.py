@@ -128,15 +128,18 @@ class Database:
         return store
 
     async def _check_sqlite_file(self) -> None:
-        """SQLite's quick check (pages, records and indexes well-formed) and one real write (the header's
-        user_version set to what it is, committed): a file SQLite can only read, or cannot read whole, is refused
-        at start instead of failing each move."""
+        """SQLite's quick check (pages, records and indexes well-formed) and a write (the header's user_version
+        set to what it is, in a savepoint rolled back): a file SQLite can only read, or cannot read whole, is
+        refused at start instead of failing each move. SQLite opens a file it may not write read-only, so the
+        write itself fails there; rolling it back leaves nothing to commit (no fsync at every open)."""
         async with self.transaction() as conn:
             problems = [str(row[0]) for row in (await conn.exec_driver_sql("PRAGMA quick_check")).all()]
             if problems != ["ok"]:
                 raise DatabaseUnusable(self.path, "db.damaged", f"damaged: {problems[0]}", problems[0])
             version = int((await conn.exec_driver_sql("PRAGMA user_version")).scalar() or 0)
+            probe = await conn.begin_nested()
             await conn.exec_driver_sql(f"PRAGMA user_version = {version}")
+            await probe.rollback()
 
     async def close(self) -> None:
         """Close the connections once any transaction in progress has finished; closing twice is harmless."""

@@ -184,3 +184,14 @@ async def test_only_a_refused_token_is_told_to_check_the_tokens(tmp_path):
     # No Bot API at all: the network, not the token
     assert unreachable.returncode == 1 and "Check the network." in unreachable.stderr, unreachable.stderr
     assert "token" not in unreachable.stderr.lower() and "Traceback" not in unreachable.stderr
+
+
+def test_a_refused_token_names_its_own_setting():
+    import discord
+    from telegram.error import InvalidToken, NetworkError
+
+    from bot.cli import token_refused
+
+    assert token_refused(InvalidToken()) == ("TELEGRAM_BOT_TOKEN", "Telegram")
+    assert token_refused(discord.LoginFailure("Improper token has been passed.")) == ("DISCORD_BOT_TOKEN", "Discord")
+    assert token_refused(NetworkError("no route")) is None and token_refused(ConnectionError()) is None
