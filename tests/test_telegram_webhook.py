@@ -5,10 +5,14 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import json
+import os
 import random
 import re
+import signal
 import socket
+import sys
 import urllib.request
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -18,6 +22,8 @@ from bot.service import Service
 from bot.telegram_adapter import TelegramAdapter
 from storage import Store
 from tests.tg_harness import FakeTelegram, RecordingRequest, make_settings, user
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def free_port() -> int:
@@ -137,3 +143,92 @@ def test_the_webhook_secret_is_shared_and_fits_telegrams_rule():
         with pytest.raises(ConfigError) as error:
             Settings.from_env({"TELEGRAM_BOT_TOKEN": "123:abc", "TELEGRAM_WEBHOOK_SECRET": bad})
         assert error.value.name == "TELEGRAM_WEBHOOK_SECRET" and error.value.reason == "config.webhook_secret"
+
+
+async def test_two_majlis_run_workers_both_handle_webhook_updates(tmp_path):
+    """The same with real `majlis run` processes configured as README "Scale out" says (same .env but the port):
+    a stand-in Bot API records setWebhook and the answers; updates go to each worker in turn with the secret it
+    holds last, and each worker answers its own."""
+    from aiohttp import web
+
+    hooks: list[dict[str, Any]] = []
+    answered: dict[int, asyncio.Event] = {}
+
+    async def bot_api(request: web.Request) -> web.Response:
+        method = request.match_info["method"]
+        params = dict(await request.post()) if request.content_type != "application/json" else await request.json()
+        if method == "getMe":
+            return web.json_response({"ok": True, "result": {"id": 7000001, "is_bot": True, "first_name": "Majlis",
+                                                             "username": "majlis_test_bot"}})
+        if method == "setWebhook":
+            hooks.append(params)
+        if method == "sendMessage":
+            chat = int(params["chat_id"])
+            if chat in answered:
+                answered[chat].set()
+            return web.json_response({"ok": True, "result": {"message_id": 1, "date": 0, "text": params["text"],
+                                                             "chat": {"id": chat, "type": "private"}}})
+        return web.json_response({"ok": True, "result": True})
+
+    app = web.Application()
+    app.router.add_route("*", "/bot{token}/{method}", bot_api)
+    runner = web.AppRunner(app)
+    await runner.setup()
+    site = web.TCPSite(runner, "127.0.0.1", 0)
+    await site.start()
+    api_port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+    env = {key: value for key, value in os.environ.items() if not key.startswith(("TELEGRAM_", "DISCORD_"))}
+    env.update(TELEGRAM_BOT_TOKEN="123456:TEST-TOKEN", TELEGRAM_BASE_URL=f"http://127.0.0.1:{api_port}",
+               TELEGRAM_WEBHOOK_URL="https://bot.example/tg", TELEGRAM_WEBHOOK_LISTEN="127.0.0.1",
+               PYTHONPATH=str(ROOT))
+    ports = [free_port(), free_port()]
+    workers = []
+    try:
+        for number, port in enumerate(ports):
+            workers.append(await asyncio.create_subprocess_exec(
+                sys.executable, "-m", "bot.cli", "run", cwd=tmp_path,
+                env={**env, "TELEGRAM_WEBHOOK_PORT": str(port), "DATABASE_URL": str(tmp_path / f"w{number}.db")},
+                stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE))
+        for worker in workers:
+            await asyncio.wait_for(running(worker), 60)
+        assert len(hooks) == 2
+        secret = hooks[-1]["secret_token"]
+        for turn in range(4):
+            chat = 60 + turn
+            answered[chat] = asyncio.Event()
+            sender = {"id": chat, "is_bot": False, "first_name": f"Player {turn}"}
+            update = {"update_id": 100 + turn, "message": {
+                "message_id": turn + 1, "date": 1, "from": sender, "chat": {**sender, "type": "private"},
+                "text": "/help", "entities": [{"type": "bot_command", "offset": 0, "length": 5}]}}
+            status = await asyncio.to_thread(status_of, f"http://127.0.0.1:{ports[turn % 2]}/tg", update, secret)
+            assert status == 200, f"worker {turn % 2 + 1} answered {status}"
+            await asyncio.wait_for(answered[chat].wait(), 30)
+        assert hooks[0] == hooks[1], "both workers register the same webhook"
+    finally:
+        for worker in workers:
+            if worker.returncode is None:
+                worker.send_signal(signal.SIGTERM)
+        for worker in workers:
+            try:
+                await asyncio.wait_for(worker.wait(), 30)
+            except TimeoutError:
+                worker.kill()
+                await worker.wait()
+        await runner.cleanup()
+
+
+async def running(worker: asyncio.subprocess.Process) -> None:
+    """Until the worker says it runs (its stderr is read on, so it never blocks on a full pipe)."""
+    assert worker.stderr is not None
+    seen = []
+    while line := (await worker.stderr.readline()).decode(errors="replace"):
+        seen.append(line)
+        if "Majlis is running" in line:
+            asyncio.get_running_loop().create_task(drain(worker.stderr))
+            return
+    raise AssertionError("a worker ended before it ran:\n" + "".join(seen))
+
+
+async def drain(stream: asyncio.StreamReader) -> None:
+    while await stream.readline():
+        pass
