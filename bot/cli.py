@@ -379,10 +379,14 @@ async def _run(lang: str) -> int:
 
 def _network(error: BaseException) -> bool:
     """A failure to reach a platform (no route, DNS, a time-out, a TLS failure), which the network can cure."""
+    import socket
+    import ssl
+
     import aiohttp
     from telegram.error import NetworkError
 
-    return isinstance(error, (OSError, NetworkError, aiohttp.ClientError, TimeoutError))
+    return isinstance(error, (ConnectionError, socket.gaierror, ssl.SSLError, TimeoutError, NetworkError,
+                              aiohttp.ClientError))
 
 
 if __name__ == "__main__":
