@@ -356,6 +356,12 @@ class Database:
         return list((await db.execute(statement, params)).mappings().all())
 
 
+# SQLSTATEs of a server that will not let us work (PostgreSQL's appendix A): a connection exception, an invalid
+# authorization (role, password), no such database or schema, no privilege, too many connections, starting up or
+# shutting down. Any other SQL error at open is a bug of ours and keeps its traceback.
+_REFUSALS = ("08", "28", "3D", "3F", "42501", "53", "57P")
+
+
 def connect_timeout() -> float:
     """CONNECT_TIMEOUT, or MAJLIS_DB_CONNECT_TIMEOUT's seconds when that is a positive number."""
     try:
@@ -392,7 +398,8 @@ def _unusable(error: BaseException, target: Target) -> DatabaseUnusable | None:
         if isinstance(cause, sqlite3.OperationalError) or isinstance(cause, OSError):
             return DatabaseUnusable(where, "db.cannot_open", words, words)
         return DatabaseUnusable(where, "db.damaged", f"damaged: {words}", words)
-    if not target.is_sqlite and isinstance(error, DBAPIError):
+    if not target.is_sqlite and isinstance(error, DBAPIError) and \
+            str(getattr(cause, "sqlstate", "")).startswith(_REFUSALS):
         words = _reason(cause)
         return DatabaseUnusable(where, "db.refused", f"the server refused: {words}", words)
     if not target.is_sqlite and isinstance(error, OSError):  # refused, unreachable, the SSL upgrade rejected

@@ -92,10 +92,11 @@ def database_target(url: str | None = None, environ: Mapping[str, str] | None = 
 def _hide_password(raw: str) -> str:
     """A URL that SQLAlchemy could not read, printable: `user:secret@` -> `user:***@`."""
     scheme, sep, rest = raw.partition("://")
-    credentials, at, host = rest.partition("@")
+    netloc, slash, path = rest.partition("/")
+    credentials, at, host = netloc.rpartition("@")
     if at and ":" in credentials:
         credentials = credentials.partition(":")[0] + ":***"
-    return f"{scheme}{sep}{credentials}{at}{host}"
+    return f"{scheme}{sep}{credentials}{at}{host}{slash}{path}"
 
 
 def database_path(url: str | None = None, environ: Mapping[str, str] | None = None) -> str:

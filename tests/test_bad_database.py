@@ -195,3 +195,17 @@ def test_a_refused_token_names_its_own_setting():
     assert token_refused(InvalidToken()) == ("TELEGRAM_BOT_TOKEN", "Telegram")
     assert token_refused(discord.LoginFailure("Improper token has been passed.")) == ("DISCORD_BOT_TOKEN", "Discord")
     assert token_refused(NetworkError("no route")) is None and token_refused(ConnectionError()) is None
+
+
+def test_a_server_that_refuses_is_quoted(tmp_path):
+    """A real PostgreSQL (MAJLIS_TEST_DATABASE_URL) asked for a database it does not have: its own words, one line."""
+    from sqlalchemy.engine import make_url
+
+    from tests.engines import SKIP_REASON, postgres_base_url
+
+    base = postgres_base_url()
+    if base is None:
+        pytest.skip(SKIP_REASON)
+    url = make_url(base).set(database="majlis_no_such_database", query={}).render_as_string(hide_password=False)
+    line = one_line(majlis(tmp_path, "ratings", "check", DATABASE_URL=url))
+    assert 'the server refused: database "majlis_no_such_database" does not exist' in line, line
