@@ -8,7 +8,7 @@ import logging
 import os
 import random
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bot.i18n import LANGUAGES, normalize, refusal, t, tn
 
@@ -21,6 +21,9 @@ OPTION_HELP = {
     "rules": "Konkan tiles: erbil (standard) or sulaymaniyah; private rooms choose, the sulaymaniyah mode plays "
              "sulaymaniyah",
 }
+if TYPE_CHECKING:
+    from storage.errors import DatabaseUnusable
+
 GAME_ALIASES = {"konkan": "konkan_tiles"}  # as /new konkan in the chats
 
 
@@ -143,8 +146,9 @@ def build_parser() -> argparse.ArgumentParser:
         "ratings", help="check or rebuild the ranked ladder from the stored match results",
         description="Fold every stored rated result again, in the order it was applied, with the same openskill "
                     "update: `check` says whether the stored ratings are exactly what the results give; `rebuild` "
-                    "also rewrites them from the results. Uses the database of $DATABASE_URL (default "
-                    "./data/majlis.db). Exits 1 when a stored number differed.")
+                    "also rewrites them from the results. Uses the database of $DATABASE_URL or .env's (default "
+                    "./data/majlis.db). Exits 1 when a stored number differed, 2 when the database cannot be "
+                    "opened.")
     ratings.add_argument("action", choices=("check", "rebuild"))
     return parser
 
@@ -211,9 +215,17 @@ def _fewest_players(game: str, options: dict[str, Any]) -> int:
 
 async def _ratings(write: bool, lang: str) -> int:
     """`majlis ratings check|rebuild`: the ladder folded again from the stored results (storage.ratings)."""
-    from storage import Store
+    from dotenv import find_dotenv, load_dotenv
 
-    store = await Store.open()
+    from storage import Store
+    from storage.errors import DatabaseUnusable
+
+    load_dotenv(find_dotenv(usecwd=True))  # the database `majlis run` uses, from the same .env
+    try:
+        store = await Store.open(create=False)  # a new empty file has nothing to check: refused, not made
+    except DatabaseUnusable as error:
+        print(unusable_line(lang, error), file=sys.stderr)
+        return 2
     try:
         report = await store.rebuild_ratings(write=write)
     finally:
@@ -226,6 +238,24 @@ async def _ratings(write: bool, lang: str) -> int:
         return 0
     print(tn(lang, "ladder.cli_rewritten" if write else "ladder.cli_differ", len(report.differences)))
     return 1
+
+
+def unusable_line(lang: str, error: DatabaseUnusable) -> str:
+    """The one line for a DATABASE_URL that cannot be used (storage.errors.DatabaseUnusable): where, and why."""
+    return t(lang, "db.unusable", where=error.where, reason=t(lang, error.reason, detail=error.detail))
+
+
+def token_refused(error: BaseException) -> tuple[str, str] | None:
+    """(setting, platform) when a platform refused its token at start-up, None for any other failure: only then
+    is "check the token in .env" the advice (a network or database failure is not cured by the tokens)."""
+    import discord
+    from telegram.error import InvalidToken
+
+    if isinstance(error, InvalidToken):
+        return "TELEGRAM_BOT_TOKEN", "Telegram"
+    if isinstance(error, discord.LoginFailure):
+        return "DISCORD_BOT_TOKEN", "Discord"
+    return None
 
 
 def _operator_language() -> str:
@@ -324,15 +354,39 @@ async def _run(lang: str) -> int:
         print(t("ar", "console.no_token"))
         return await _play("kenza", 2, {}, "ar", None, None)
     from bot.runner import run_platforms
+    from storage.errors import DatabaseUnusable
 
     try:
         await run_platforms(settings)
+    except DatabaseUnusable as error:  # DATABASE_URL: one line saying what is wrong, before anything started
+        logging.getLogger("majlis").debug("start-up failed", exc_info=True)
+        print(unusable_line(lang, error), file=sys.stderr)
+        return 2
     except Exception as error:  # a bad token or no network at start-up: say so plainly, no traceback
         logging.getLogger("majlis").debug("start-up failed", exc_info=True)
-        print(t("en", "run.failed", reason=f"{type(error).__name__}: {error}"), file=sys.stderr)
-        print(t("ar", "run.failed", reason=f"{type(error).__name__}: {error}"), file=sys.stderr)
+        refused = token_refused(error)
+        if refused is not None:
+            name, platform = refused
+            print(t(lang, "run.token_refused", name=name, platform=platform), file=sys.stderr)
+            return 2
+        key = "run.failed_network" if _network(error) else "run.failed"
+        reason = f"{type(error).__name__}: {error}" if str(error) else type(error).__name__
+        print(t("en", key, reason=reason), file=sys.stderr)
+        print(t("ar", key, reason=reason), file=sys.stderr)
         return 1
     return 0
+
+
+def _network(error: BaseException) -> bool:
+    """A failure to reach a platform (no route, DNS, a time-out, a TLS failure), which the network can cure."""
+    import socket
+    import ssl
+
+    import aiohttp
+    from telegram.error import NetworkError
+
+    return isinstance(error, (ConnectionError, socket.gaierror, ssl.SSLError, TimeoutError, NetworkError,
+                              aiohttp.ClientError))
 
 
 if __name__ == "__main__":

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import base64
+import hashlib
+import hmac
 import os
+import re
 from dataclasses import dataclass
 
 from storage.coins import CoinGrants
@@ -18,6 +22,9 @@ class ConfigError(ValueError):
 
 
 PLATFORMS = ("telegram", "discord")
+# Telegram's rule for setWebhook's secret_token: 1-256 characters, letters, digits, `_` and `-`.
+WEBHOOK_SECRET = re.compile(r"[A-Za-z0-9_-]{1,256}")
+_SECRET_LABEL = b"majlis telegram webhook secret"
 
 
 def parse_operators(text: str) -> frozenset[tuple[str, str]] | None:
@@ -57,6 +64,8 @@ class Settings:
     # Several Telegram webhook workers: the Redis their shared rate limiter keeps Telegram's limits in (None: one
     # worker, python-telegram-bot's in-process limiter).
     redis_url: str | None = None
+    # TELEGRAM_WEBHOOK_SECRET: the secret every webhook worker registers and checks (None: derived from the token).
+    telegram_webhook_secret: str | None = None
 
     @classmethod
     def from_env(cls, environ: dict[str, str] | None = None) -> Settings:
@@ -84,6 +93,9 @@ class Settings:
             raise ConfigError("MAJLIS_OPERATORS", value("MAJLIS_OPERATORS") or "", "config.operators")
         shard_count = number("DISCORD_SHARD_COUNT", 1, 10**5, "config.shard_count")
         shard_ids = shards(value("DISCORD_SHARD_IDS"), shard_count)
+        secret = value("TELEGRAM_WEBHOOK_SECRET")
+        if secret is not None and not WEBHOOK_SECRET.fullmatch(secret):
+            raise ConfigError("TELEGRAM_WEBHOOK_SECRET", secret, "config.webhook_secret")
         return cls(
             telegram_token=value("TELEGRAM_BOT_TOKEN"),
             telegram_base_url=value("TELEGRAM_BASE_URL"),
@@ -99,7 +111,21 @@ class Settings:
             discord_shard_count=shard_count,
             discord_shard_ids=shard_ids,
             redis_url=value("MAJLIS_REDIS_URL"),
+            telegram_webhook_secret=secret,
         )
+
+    @property
+    def webhook_secret(self) -> str:
+        """The secret_token of setWebhook, the same in every worker: Telegram keeps only the last one registered,
+        so a random one per worker made every worker but the last answer 403. TELEGRAM_WEBHOOK_SECRET when set,
+        else an HMAC-SHA256 keyed by the bot token (stable across restarts, unguessable without the token),
+        url-safe base64 without padding: 43 characters of Telegram's allowed set."""
+        if self.telegram_webhook_secret:
+            return self.telegram_webhook_secret
+        if not self.telegram_token:
+            raise ValueError("TELEGRAM_BOT_TOKEN is not set")
+        digest = hmac.new(self.telegram_token.encode(), _SECRET_LABEL, hashlib.sha256).digest()
+        return base64.urlsafe_b64encode(digest).rstrip(b"=").decode("ascii")
 
     @property
     def discord_sharded(self) -> bool:

@@ -25,6 +25,8 @@ still waits for a transaction under way, as every read of the one shared connect
 from __future__ import annotations
 
 import asyncio
+import os
+import socket
 import sqlite3
 import time
 import weakref
@@ -34,15 +36,21 @@ from typing import Any, Self, TypeVar
 
 from sqlalchemy import create_engine, event, text
 from sqlalchemy.engine import Connection, CursorResult, Engine
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 from sqlalchemy.pool import StaticPool
 from sqlalchemy.sql import Executable
 
 from storage import migrate
+from storage.errors import DatabaseUnusable
 from storage.fast_reads import Plan, plan_for
 from storage.url import MEMORY, Target, database_target, ensure_parent
 
 BUSY_TIMEOUT_MS = 5000
+# PostgreSQL: seconds to wait for a server to accept a connection and answer its start-up (asyncpg's default is 60,
+# which made a server that never answers a silent minute and then `TimeoutError`). Tests shorten it with
+# MAJLIS_DB_CONNECT_TIMEOUT rather than wait.
+CONNECT_TIMEOUT = 10.0
 # synchronous=FULL: a move acknowledged in chat must survive a power cut, and moves are rare enough that the extra
 # fsync per commit costs nothing noticeable.
 SQLITE_PRAGMAS = ("journal_mode = WAL", f"busy_timeout = {BUSY_TIMEOUT_MS}", "foreign_keys = ON",
@@ -75,18 +83,29 @@ class Database:
         self._closed = False
 
     @classmethod
-    async def open(cls, url: str | None = None, *, clock: Callable[[], float] = time.time) -> Self:
+    async def open(cls, url: str | None = None, *, clock: Callable[[], float] = time.time,
+                   create: bool = True) -> Self:
         """Open (creating if needed) the database named by `url` / `$DATABASE_URL` and bring its schema up to date.
 
-        `clock` supplies every timestamp the store writes; tests pass a fake one.
+        `clock` supplies every timestamp the store writes; tests pass a fake one. `create=False`: a SQLite file
+        that does not exist is refused rather than made (`majlis ratings` has nothing to check in a new file).
+        A database that cannot be used raises `DatabaseUnusable` saying why, before anything else runs on it: a
+        SQLite file must pass `PRAGMA quick_check` and take a write (an immutable, read-only or damaged file used
+        to start and then answer every move "Something went wrong").
         """
         target = database_target(url)
+        if target.is_sqlite and target.where != MEMORY and not create and not os.path.exists(target.where):
+            raise DatabaseUnusable(target.where, "db.missing", "there is no database file there")
         if target.is_sqlite:
-            ensure_parent(target.where)
+            try:
+                ensure_parent(target.where)
+            except OSError as error:
+                raise DatabaseUnusable(target.where, "db.cannot_open", str(error), _reason(error)) from error
             engine = create_async_engine(target.url, poolclass=StaticPool)
             _sqlite_transactions(engine)
         else:
-            engine = create_async_engine(target.url, connect_args=target.connect_args)
+            engine = create_async_engine(target.url, connect_args={**target.connect_args,
+                                                                   "timeout": connect_timeout()})
         store = cls(engine, target, clock)
         try:
             if target.is_sqlite:
@@ -94,15 +113,33 @@ class Database:
                 store._driver = (await store._shared.get_raw_connection()).driver_connection
                 if target.where != MEMORY:
                     store._reader = _reader(target.where)
+                    await store._check_sqlite_file()
             async with store.transaction() as conn:
                 if store.dialect == "postgresql":
                     await conn.execute(text("SELECT pg_advisory_xact_lock(:key)"),
                                        {"key": migrate.MIGRATION_LOCK_KEY})
                 store.migrations_applied = await conn.run_sync(migrate.upgrade)
-        except BaseException:
+        except BaseException as error:
             await store.close()
+            unusable = _unusable(error, target)
+            if unusable is not None:
+                raise unusable from error
             raise
         return store
+
+    async def _check_sqlite_file(self) -> None:
+        """SQLite's quick check (pages, records and indexes well-formed) and a write (the header's user_version
+        set to what it is, in a savepoint rolled back): a file SQLite can only read, or cannot read whole, is
+        refused at start instead of failing each move. SQLite opens a file it may not write read-only, so the
+        write itself fails there; rolling it back leaves nothing to commit (no fsync at every open)."""
+        async with self.transaction() as conn:
+            problems = [str(row[0]) for row in (await conn.exec_driver_sql("PRAGMA quick_check")).all()]
+            if problems != ["ok"]:
+                raise DatabaseUnusable(self.path, "db.damaged", f"damaged: {problems[0]}", problems[0])
+            version = int((await conn.exec_driver_sql("PRAGMA user_version")).scalar() or 0)
+            probe = await conn.begin_nested()
+            await conn.exec_driver_sql(f"PRAGMA user_version = {version}")
+            await probe.rollback()
 
     async def close(self) -> None:
         """Close the connections once any transaction in progress has finished; closing twice is harmless."""
@@ -317,6 +354,58 @@ class Database:
 
     async def _all(self, db: AsyncConnection, statement: Executable, params: Any = None) -> list[Row]:
         return list((await db.execute(statement, params)).mappings().all())
+
+
+# SQLSTATEs of a server that will not let us work (PostgreSQL's appendix A): a connection exception, an invalid
+# authorization (role, password), no such database or schema, no privilege, too many connections, starting up or
+# shutting down. Any other SQL error at open is a bug of ours and keeps its traceback.
+_REFUSALS = ("08", "28", "3D", "3F", "42501", "53", "57P")
+
+
+def connect_timeout() -> float:
+    """CONNECT_TIMEOUT, or MAJLIS_DB_CONNECT_TIMEOUT's seconds when that is a positive number."""
+    try:
+        seconds = float(os.environ.get("MAJLIS_DB_CONNECT_TIMEOUT", ""))
+    except ValueError:
+        return CONNECT_TIMEOUT
+    return seconds if seconds > 0 else CONNECT_TIMEOUT
+
+
+def _reason(error: BaseException) -> str:
+    """An OS or driver error's own words, without the errno prefix or SQLAlchemy's background link."""
+    if isinstance(error, OSError) and error.strerror:
+        return error.strerror
+    return str(error).split("\n")[0] or type(error).__name__
+
+
+def _unusable(error: BaseException, target: Target) -> DatabaseUnusable | None:
+    """What went wrong opening the database, as the one line a person can act on; None for anything else (a bug,
+    a newer schema), which keeps its own exception."""
+    if isinstance(error, DatabaseUnusable):
+        return error
+    where = target.where
+    if isinstance(error, TimeoutError):
+        seconds = f"{connect_timeout():g}"
+        return DatabaseUnusable(where, "db.timeout", f"the server did not answer within {seconds} s", seconds)
+    if isinstance(error, socket.gaierror):
+        host = str(target.url.host or "")
+        return DatabaseUnusable(where, "db.host", f"the host {host!r} was not found", host)
+    cause = error.orig if isinstance(error, DBAPIError) else error
+    if target.is_sqlite and isinstance(cause, (sqlite3.Error, OSError)):
+        words = _reason(cause)
+        if "readonly" in words or "read-only" in words:
+            return DatabaseUnusable(where, "db.readonly", words)
+        if isinstance(cause, sqlite3.OperationalError) or isinstance(cause, OSError):
+            return DatabaseUnusable(where, "db.cannot_open", words, words)
+        return DatabaseUnusable(where, "db.damaged", f"damaged: {words}", words)
+    if not target.is_sqlite and isinstance(error, DBAPIError) and \
+            str(getattr(cause, "sqlstate", "")).startswith(_REFUSALS):
+        words = _reason(cause)
+        return DatabaseUnusable(where, "db.refused", f"the server refused: {words}", words)
+    if not target.is_sqlite and isinstance(error, OSError):  # refused, unreachable, the SSL upgrade rejected
+        words = _reason(error)
+        return DatabaseUnusable(where, "db.unreachable", f"no connection: {words}", words)
+    return None
 
 
 def _sqlite_transactions(engine: AsyncEngine) -> None:

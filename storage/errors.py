@@ -58,3 +58,15 @@ class NotEnoughCoins(StoreError):
     def __init__(self, player_ids: list[int]) -> None:
         super().__init__(f"players {player_ids} cannot cover the stake")
         self.player_ids = player_ids
+
+
+class DatabaseUnusable(StoreError, ValueError):
+    """DATABASE_URL names a database that cannot be used: a URL that cannot be read, a server that does not answer
+    or refuses, a SQLite file that is missing, read-only or damaged. Raised by `Store.open` before anything runs
+    on it, so the start stops with one line instead of a traceback now or "Something went wrong" at every move
+    later. `reason` is a catalog key (said in either language by whoever prints it) and `detail` fills its
+    `{detail}`; `where` is the database as printed (a PostgreSQL URL without its password)."""
+
+    def __init__(self, where: str, reason: str, message: str, detail: str = "") -> None:
+        super().__init__(f"DATABASE_URL {where!r}: {message}")
+        self.where, self.reason, self.detail = where, reason, detail

@@ -8,7 +8,6 @@ limiter that never throttles, so a whole match runs in seconds while RetryAfter 
 from __future__ import annotations
 
 import logging
-import secrets
 from typing import Any
 from urllib.parse import urlparse
 
@@ -128,7 +127,9 @@ class TelegramAdapter:
                 port=self.settings.telegram_webhook_port,
                 url_path=urlparse(url).path.lstrip("/"),
                 webhook_url=url,
-                secret_token=secrets.token_urlsafe(32),
+                # One secret for every worker (Settings.webhook_secret): each worker calls setWebhook with the same
+                # URL and secret, so registering again changes nothing and every worker accepts what Telegram sends.
+                secret_token=self.settings.webhook_secret,
                 allowed_updates=ALLOWED_UPDATES,
             )
         else:
