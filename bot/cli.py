@@ -333,6 +333,15 @@ async def _play(game: str, players: int, options: dict[str, Any], lang: str, see
     return 0
 
 
+def configure_logging(operators: bool) -> None:
+    """Operators of the chat bots read INFO lines (schema migrations, connections); a person playing in the terminal
+    sees only what went wrong, not the migrations of the game's own throw-away database. httpx logs every request's
+    URL at INFO, and a Bot API URL holds the bot's token: its lines are kept to warnings, so no token is logged."""
+    logging.basicConfig(level=logging.INFO if operators else logging.WARNING,
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logging.getLogger("httpx").setLevel(logging.WARNING)
+
+
 async def _run(lang: str) -> int:
     from dotenv import find_dotenv, load_dotenv
 
@@ -345,10 +354,7 @@ async def _run(lang: str) -> int:
         print(t(lang, "config.bad_value", name=error.name, value=error.value, reason=t(lang, error.reason)),
               file=sys.stderr)
         return 2
-    # Operators of the chat bots read INFO lines (schema migrations, connections); a person playing in the terminal
-    # sees only what went wrong, not the migrations of the game's own throw-away database.
-    logging.basicConfig(level=logging.INFO if settings.any_platform else logging.WARNING,
-                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    configure_logging(settings.any_platform)
     if not settings.any_platform:
         print(t("en", "console.no_token"))
         print(t("ar", "console.no_token"))

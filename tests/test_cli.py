@@ -241,3 +241,23 @@ def test_the_terminal_game_of_majlis_run_shows_no_migration_lines(tmp_path):
     assert done.returncode == 0, done.stderr.decode()
     assert "كينزة" in done.stdout.decode()
     assert b"alembic" not in done.stderr + done.stdout and b"INFO" not in done.stderr + done.stdout
+
+
+def test_the_bots_log_never_shows_the_token_in_a_request_url(caplog):
+    """httpx writes each request's URL at INFO — for the Bot API that is https://api.telegram.org/bot<TOKEN>/…; with
+    the operators' INFO logging on, that line must not reach the log."""
+    import logging
+
+    from bot.cli import configure_logging
+
+    root = logging.getLogger()
+    kept = root.level, logging.getLogger("httpx").level
+    try:
+        configure_logging(operators=True)
+        with caplog.at_level(logging.INFO):
+            logging.getLogger("httpx").info('HTTP Request: POST https://api.telegram.org/bot123:SECRET/getMe "200 OK"')
+            logging.getLogger("bot.runner").info("started")
+        assert "started" in caplog.text and "SECRET" not in caplog.text
+    finally:
+        root.setLevel(kept[0])
+        logging.getLogger("httpx").setLevel(kept[1])
