@@ -51,6 +51,8 @@ class RunWorker:
                     "TELEGRAM_WEBHOOK_LISTEN": "127.0.0.1"}
         self.process: asyncio.subprocess.Process | None = None
         self.starts = 0
+        self.launched = 0.0
+        self.start_seconds: list[float] = []  # launch -> ready, of each start
         stand_in.workers[name] = self.port
 
     @property
@@ -60,6 +62,7 @@ class RunWorker:
     async def launch(self) -> None:
         """Start the process (not waiting for it to be ready)."""
         self.starts += 1
+        self.launched = time.monotonic()
         self.hooks_before = len(self.stand_in.calls("setWebhook", worker=self.name))
         with self.log.open("w") as out:
             self.process = await asyncio.create_subprocess_exec(
@@ -84,6 +87,7 @@ class RunWorker:
             return True
 
         await poll(serving, timeout, 0.1, f"{self.name} ready")
+        self.start_seconds.append(time.monotonic() - self.launched)
         self.stand_in.alive[self.name] = True
 
     async def start(self) -> None:

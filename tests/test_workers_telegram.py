@@ -45,8 +45,8 @@ USER_BASE = 2600000
 BOT_TURN_LIMIT = 5.0  # seconds after a kill by which a survivor must have played the owed bot turns
 TIMER_LIMIT = 2.0  # seconds after its deadline by which a turn timer must have fired
 # Human presses per played match: a whole Kenza match to 101 takes a minute at Telegram's pace (one rack edit a second
-# per private chat, the shared limiter keeps it), too long for the suite; 14 presses cross a deal's end now and then.
-PRESSES = 14
+# per private chat, the shared limiter keeps it), too long for the suite.
+PRESSES = 5
 
 XFAIL_WEBHOOK = pytest.mark.xfail(strict=True, reason="issue 26 point 1: every worker but the last started answers "
                                                       "the webhook 403 (a random secret per worker)")
@@ -70,6 +70,7 @@ class Figures:
     timer_lateness: list[float] = field(default_factory=list)
     timers: int = 0
     slowest_answer: float = 0.0  # seconds from a press's push to its answerCallbackQuery
+    starts: list[float] = field(default_factory=list)  # seconds each worker start took until it served
 
     def __str__(self) -> str:
         worst_bot = f"{max(self.bot_recovery):.2f} s" if self.bot_recovery else "-"
@@ -77,7 +78,8 @@ class Figures:
         return (f"{self.updates} updates ({self.refused} answered 403), {self.presses} move presses "
                 f"({self.acknowledged} acknowledged, slowest answer {self.slowest_answer:.1f} s), "
                 f"{self.moves} moves stored, {self.kills} kills, "
-                f"max bot-turn recovery {worst_bot}, {self.timers} timers, max timer lateness {worst_timer}")
+                f"max bot-turn recovery {worst_bot}, {self.timers} timers, max timer lateness {worst_timer}"
+                + (f"; worker starts {self.starts} s" if self.starts else ""))
 
 
 class Cluster:
@@ -236,11 +238,25 @@ class Cluster:
     async def start_held(self, group: int, who: dict[str, Any], bots: int = 1) -> tuple[int, Hold]:
         """A lobby started with its first screen held on the wire: the start is committed, nothing shown yet."""
         match_id = await self.open_table(group, who, bots, start=False)
-        hold = self.stand_in.hold(lambda _worker, call: call.chat_id in (str(group), str(who["id"])))
+        await self.quiet((group, who["id"]))  # the lobby's own edits are out: the next call is the start's
+        # The group's first call after the press (the private "your cards will come here" precedes the commit).
+        hold = self.stand_in.hold(lambda _worker, call: call.chat_id == str(group))
         message_id, data = self.group_message(group, "s:")
         assert await self.push(self.stand_in.press(who, group, message_id, data)) == 200, self.figures
         await poll(hold.held.is_set, 10, what="the started table's first screen")
+        match = await self.store.get_match(match_id)
+        assert match.status == "active", f"a call to {group} came before the start was committed: {hold.call}"
         return match_id, hold
+
+    async def quiet(self, chats: tuple[int, ...], seconds: float = 0.6) -> None:
+        """Wait until no call has gone to these chats for `seconds` (deliveries run after a press's answer)."""
+        wanted = {str(chat) for chat in chats}
+
+        def settled() -> bool:
+            last = max((s.at for s in self.stand_in.seen if s.call.chat_id in wanted), default=0.0)
+            return time.monotonic() - last >= seconds
+
+        await poll(settled, 10, what=f"no more calls to {sorted(wanted)}")
 
     async def to_move(self, match_id: int) -> tuple[Any, int | None, int]:
         """(match, seat to move or None, the human's seat)."""
@@ -341,8 +357,8 @@ async def cluster(tmp_path: Path, count: int) -> AsyncIterator[Cluster]:
         await asyncio.gather(*(worker.ready() for worker in workers))
         yield made
     finally:
-        for worker in workers:
-            await worker.close()
+        await asyncio.gather(*(worker.kill() for worker in workers))  # a clean stop is not under test here
+        made.figures.starts = [round(t, 1) for w in workers for t in w.start_seconds]
         await stand_in.stop()
         await store.close()
         await drop_schema(base, schema)
@@ -405,7 +421,7 @@ async def test_two_matches_played_over_two_workers(tmp_path: Path) -> None:
         await run.check_coins(humans)
 
 
-XFAIL_START = pytest.mark.xfail(strict=True, reason="issue 26 points 1 and 4: webhook 403s; a start whose first "
+XFAIL_START = pytest.mark.xfail(strict=True, reason="issue 26 points 1, 4 and 6: webhook 403s; a start whose first "
                                                     "screen never went out is never shown (nor its bots' turn played)")
 
 
@@ -415,7 +431,7 @@ async def test_a_worker_killed_while_starting_a_table_strands_nothing(tmp_path: 
     """Phase "lobby": the start of a table the human leads is committed and the worker dies before any screen
     (tables are opened until a deal has the human lead: a bot-led one is the next test's). The survivors serve;
     the table and the rack are shown (by a survivor or the restarted worker) and play goes on."""
-    async with cluster(tmp_path, 3) as run:
+    async with cluster(tmp_path, 2) as run:
         for attempt in range(8):
             who, group = user(11 + attempt), GROUP_BASE - 11 - attempt
             match_id, hold = await run.start_held(group, who)
@@ -430,7 +446,7 @@ async def test_a_worker_killed_while_starting_a_table_strands_nothing(tmp_path: 
         assert match.status == "active", "the start was committed before its first screen"
         await run.survivors_serve()
         await victim.start()
-        await run.play_moves(match_id, who, 3)
+        await run.play_moves(match_id, who, 1)
         await run.check_moves([match_id])
         await run.check_screens(group, match_id, [who])
         assert run.figures.refused == 0, run.figures
@@ -440,12 +456,13 @@ async def test_a_worker_killed_while_starting_a_table_strands_nothing(tmp_path: 
                                        "by a restarted worker's resume(), and a start's bots' turn is skipped")
 @pytest.mark.timeout(75)
 async def test_an_owed_bot_turn_is_finished_by_a_survivor_within_five_seconds(tmp_path: Path) -> None:
-    """Phase "bot turn": a table whose bot leads is started and its worker dies before the bot moved (tables are
-    opened until a deal has the bot lead). A surviving worker plays the bot's turn within 5 s, unrestarted."""
+    """Phase "bot turn": a table whose bots lead (a human and three bots) is started and its worker dies before
+    the bots moved (tables are opened until a deal has a bot lead). A surviving worker plays the bots' turns within
+    5 s, unrestarted, and shows the table and the rack."""
     async with cluster(tmp_path, 3) as run:
         for attempt in range(8):
             who, group = user(20 + attempt), GROUP_BASE - 20 - attempt
-            match_id, hold = await run.start_held(group, who)
+            match_id, hold = await run.start_held(group, who, bots=3)
             _, seat, human = await run.to_move(match_id)
             if seat != human:
                 break
@@ -457,14 +474,15 @@ async def test_an_owed_bot_turn_is_finished_by_a_survivor_within_five_seconds(tm
         took = await run.bots_finish(match_id, killed)
         assert took <= BOT_TURN_LIMIT, f"the owed bot turn took {took:.1f} s ({run.figures})"
         await run.survivors_serve()
-        await run.play_moves(match_id, who, 2)  # the survivors show the table and the rack too
+        await run.play_moves(match_id, who, 1)  # the survivors show the table and the rack too
         await victim.start()
-        await run.play_moves(match_id, who, 2)
+        await run.play_moves(match_id, who, 1)
         await run.check_moves([match_id])
         await run.check_screens(group, match_id, [who])
 
 
-@XFAIL_WEBHOOK
+@pytest.mark.xfail(strict=True, reason="issue 26 points 1 and 6: webhook 403s; the restarted worker's resume() "
+                                       "sends a second table while the first stays live in the group")
 @pytest.mark.timeout(75)
 async def test_a_worker_killed_after_a_move_or_during_its_delivery_loses_and_doubles_nothing(
         tmp_path: Path) -> None:
@@ -474,7 +492,7 @@ async def test_a_worker_killed_after_a_move_or_during_its_delivery_loses_and_dou
     async with cluster(tmp_path, 3) as run:
         who, group = user(31), GROUP_BASE - 31
         match_id = await run.open_table(group, who, bots=1)
-        await run.play_moves(match_id, who, 2)
+        await run.play_moves(match_id, who, 1)
         for phase in ("move", "delivery"):
             match, _, seat = await run.to_move(match_id)
             match = await run.human_turn(match_id, seat)
@@ -505,7 +523,7 @@ async def test_a_worker_killed_after_a_move_or_during_its_delivery_loses_and_dou
             assert (await run.store.get_match(match_id)).version > match.version, "the press was committed"
             await run.survivors_serve()
             await run.worker(hold.worker).start()
-            await run.play_moves(match_id, who, 2)
+            await run.play_moves(match_id, who, 1)
         await run.check_moves([match_id])
         await run.check_screens(group, match_id, [who])
         assert run.figures.refused == 0, run.figures
@@ -517,8 +535,8 @@ async def test_a_worker_killed_after_a_move_or_during_its_delivery_loses_and_dou
 async def test_a_turn_timer_fires_once_within_two_seconds_when_its_worker_died(tmp_path: Path) -> None:
     """Phase "timer": a group with a 10 s turn timer; the worker that started the table (and wrote the human's
     deadline) is killed at once; a survivor plays the timed-out turn within 2 s of the deadline, exactly once, and
-    shows it. A second turn's timer, with every worker up again, fires once and on time as well."""
-    async with cluster(tmp_path, 3) as run:
+    shows it."""
+    async with cluster(tmp_path, 2) as run:
         who, group = user(41), GROUP_BASE - 41
         run.fake.admins.add(str(who["id"]))
         await run.command(who, group, "/timer 10")
@@ -529,20 +547,12 @@ async def test_a_turn_timer_fires_once_within_two_seconds_when_its_worker_died(t
         _, _, seat = await run.to_move(match_id)
         match = await run.human_turn(match_id, seat)
         assert match.deadline is not None, "the chat's turn timer gave the human a deadline"
-        killed_writer = False
-        for turn in range(2):
-            if turn == 0:
-                await run.kill(starter)  # the deadline's writer (it started the table or played the bot's reply)
-                killed_writer = True
-            version, deadline = match.version, match.deadline
-            await _timer_fired(run, match_id, version, deadline)
-            if turn == 0:
-                await starter.start()
-            match = await run.human_turn(match_id, seat)
-            if match is None or match.deadline is None:
-                break  # the match ended, or the seat went away and a bot covers it (no timer)
+        await run.kill(starter)  # the deadline's writer (it started the table, or played the bot's reply)
+        await _timer_fired(run, match_id, match.version, match.deadline)
+        await starter.start()
+        match = await run.human_turn(match_id, seat)
+        if match is not None:
             await run.rack_button(who, match.version)  # the timed-out turn was shown: the new rack is there
-        assert killed_writer
         await run.check_moves([match_id])
         await run.check_screens(group, match_id, [who])
 
@@ -568,30 +578,38 @@ async def _timer_fired(run: Cluster, match_id: int, version: int, deadline: floa
     assert late <= TIMER_LIMIT, f"match {match_id}: the timer fired {late:.2f} s late ({run.figures})"
 
 
-@pytest.mark.xfail(strict=True, reason="issue 26 points 1, 3 and 4: webhook 403s; workers starting together with a "
-                                       "bot turn owed exit with StaleVersion; a start's lost first screen")
+@pytest.mark.xfail(strict=True, reason="issue 26 points 1, 3, 4 and 6: webhook 403s; workers starting together "
+                                       "with a bot turn owed may exit with StaleVersion; a start's lost first screen "
+                                       "is never sent again; two workers' resume() both send a table or rack")
 @pytest.mark.timeout(75)
 async def test_every_worker_restarted_at_once_comes_up_and_finishes_the_owed_turns(tmp_path: Path) -> None:
-    """A restart storm: with a bot turn owed (a bot-led table whose worker died before the bot moved), every
-    worker is killed and all are started at the same moment: all come up, the bot's turn is played within 5 s,
-    and the table and the rack are shown."""
-    async with cluster(tmp_path, 3) as run:
-        for attempt in range(8):
-            who, group = user(50 + attempt), GROUP_BASE - 50 - attempt
-            match_id, hold = await run.start_held(group, who)
-            _, seat, human = await run.to_move(match_id)
-            if seat != human:
+    """A restart storm, as a deploy does it: with bot turns owed (bot-led tables whose worker died before the bot
+    moved), both workers are killed and started at the same moment: both come up (another worker's newer version
+    is not fatal), the bots' turns are played within 5 s of their being up, one table and one rack each shown."""
+    async with cluster(tmp_path, 2) as run:
+        owed: list[tuple[int, int, dict[str, Any]]] = []
+        for attempt in range(3):
+            starts = [(GROUP_BASE - 50 - 3 * attempt - n, user(50 + 3 * attempt + n)) for n in range(3)]
+            started = await asyncio.gather(*(run.start_held(group, who, bots=3) for group, who in starts))
+            for (group, who), (match_id, hold) in zip(starts, started, strict=True):
+                _, seat, human = await run.to_move(match_id)
+                if seat != human:
+                    owed.append((match_id, group, who))
+                else:
+                    hold.let_through()
+            if len(owed) >= 2:
                 break
-            hold.let_through()
-        else:
-            raise AssertionError("no deal in 8 had the bot lead")
+        assert owed, "no deal in 9 had the bot lead"
         for worker in run.workers:
             await run.kill(worker)
         await asyncio.gather(*(worker.launch() for worker in run.workers))
         await asyncio.gather(*(worker.ready() for worker in run.workers))
-        took = await run.bots_finish(match_id, time.monotonic())
-        assert took <= BOT_TURN_LIMIT, f"the owed bot turn took {took:.1f} s after the restart ({run.figures})"
-        await run.play_moves(match_id, who, 2)
-        await run.check_moves([match_id])
-        await run.check_screens(group, match_id, [who])
+        up = time.monotonic()
+        for match_id, _, _ in owed:
+            took = await run.bots_finish(match_id, up)
+            assert took <= BOT_TURN_LIMIT, f"an owed bot turn took {took:.1f} s after the restart ({run.figures})"
+        for match_id, group, who in owed:
+            await run.play_moves(match_id, who, 1)
+            await run.check_moves([match_id])
+            await run.check_screens(group, match_id, [who])
         assert all(worker.running for worker in run.workers), "a worker exited after the storm"
