@@ -96,7 +96,9 @@ class StandIn:
         site = web.TCPSite(self._runner, "127.0.0.1", 0)
         await site.start()
         self.port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
-        self._session = aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=10))
+        # A connection per push: a kept-alive one to a killed worker's port would fail the restarted worker's push.
+        self._session = aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=10),
+                                              connector=aiohttp.TCPConnector(force_close=True))
 
     async def stop(self) -> None:
         for hold in self.holds:
