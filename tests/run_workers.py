@@ -10,6 +10,7 @@ process in a `finally`, whatever happened.
 from __future__ import annotations
 
 import asyncio
+import ctypes
 import os
 import signal
 import socket
@@ -20,6 +21,16 @@ from pathlib import Path
 from tests.tg_stand_in import StandIn
 
 ROOT = Path(__file__).resolve().parent.parent
+PR_SET_PDEATHSIG = 1
+
+
+def _die_with_the_test() -> None:
+    """In the worker process before exec: SIGKILL it when the test process dies (a hard timeout that skips the
+    `finally`), so no worker outlives its test holding a port (Linux; elsewhere nothing)."""
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    except (OSError, AttributeError):
+        pass
 
 
 def free_port() -> int:
@@ -68,7 +79,8 @@ class RunWorker:
         with self.log.open("w") as out:
             self.process = await asyncio.create_subprocess_exec(
                 sys.executable, "-m", "bot.cli", "run", cwd=str(self.folder), env=self.env,
-                stdin=asyncio.subprocess.DEVNULL, stdout=out, stderr=asyncio.subprocess.STDOUT)
+                stdin=asyncio.subprocess.DEVNULL, stdout=out, stderr=asyncio.subprocess.STDOUT,
+                preexec_fn=_die_with_the_test)
 
     async def ready(self, timeout: float = 40) -> None:
         """Wait until it serves (logged in, webhook registered, port open); fails at once if the process exited."""

@@ -556,46 +556,36 @@ async def test_a_worker_killed_after_a_move_or_during_its_delivery_loses_and_dou
             await run.play_moves(match_id, who, 1)
         await run.check_moves([match_id])
         await run.check_screens(group, match_id, [who])
+        await run.check_coins([who])
         assert run.figures.refused == 0, run.figures
 
 
 @pytest.mark.xfail(strict=True, reason="issue 26 points 1 and 5: webhook 403s; a deadline written by a worker that "
-                                       "died fires only when a survivor's timer loop wakes (up to 30 s late), and a "
-                                       "live worker's timer is held up 2-3 s behind its tick's deliveries")
+                                       "died fires only when a survivor's timer loop wakes (up to 30 s late)")
 @pytest.mark.timeout(75)
 async def test_a_turn_timer_fires_once_within_two_seconds_when_its_worker_died(tmp_path: Path) -> None:
-    """Phase "timer": two groups with a 10 s turn timer, each table started through a different worker (which
-    writes its human's deadline). The first one's worker is killed at once: a survivor must play that timed-out
-    turn within 2 s of the deadline, exactly once, and show it. The other group's timer, whose worker lives, is
-    timed alongside (the same limits), so the run also measures a timer with nobody killed."""
+    """Phase "timer": a group with a 10 s turn timer; the worker that started the table (and wrote the human's
+    deadline) is killed at once, the survivor idle; it plays the timed-out turn within 2 s of the deadline, exactly
+    once, and shows it. (One table only: a survivor's own timer activity would make it read the deadline anyway.)"""
     async with cluster(tmp_path, 2) as run:
-        tables = [(user(41 + n), GROUP_BASE - 41 - n, run.workers[n]) for n in range(2)]
-
-        async def timed_table(who: dict[str, Any], group: int, starter: RunWorker) -> tuple[int, int, Any]:
-            run.fake.admins.add(str(who["id"]))
-            await run.command(who, group, "/timer 10")
-            match_id = await run.open_table(group, who, bots=1, start=False)
-            message_id, data = run.group_message(group, "s:")
-            assert await run.press(who, group, message_id, data, starter.name) is not None
-            _, _, seat = await run.to_move(match_id)
-            match = await run.human_turn(match_id, seat)
-            assert match.deadline is not None, "the chat's turn timer gave the human a deadline"
-            return match_id, seat, match
-
-        (killed_id, seat, killed_turn), (alive_id, _, alive_turn) = await asyncio.gather(
-            *(timed_table(*table) for table in tables))
-        starter = tables[0][2]
+        who, group = user(41), GROUP_BASE - 41
+        run.fake.admins.add(str(who["id"]))
+        await run.command(who, group, "/timer 10")
+        match_id = await run.open_table(group, who, bots=1, start=False)
+        message_id, data = run.group_message(group, "s:")
+        starter = run.workers[0]
+        assert await run.press(who, group, message_id, data, starter.name) is not None
+        _, _, seat = await run.to_move(match_id)
+        match = await run.human_turn(match_id, seat)
+        assert match.deadline is not None, "the chat's turn timer gave the human a deadline"
         await run.kill(starter)  # the deadline's writer (it started the table, or played the bot's reply)
-        await _timer_fired(run, alive_id, alive_turn.version, alive_turn.deadline)
-        await _timer_fired(run, killed_id, killed_turn.version, killed_turn.deadline)
+        await _timer_fired(run, match_id, match.version, match.deadline)
         await starter.start()
-        who, group, _ = tables[0]
-        match = await run.human_turn(killed_id, seat)
+        match = await run.human_turn(match_id, seat)
         if match is not None:
             await run.rack_button(who, match.version)  # the timed-out turn was shown: the new rack is there
-        await run.check_moves([killed_id, alive_id])
-        for (who, group, _), match_id in zip(tables, (killed_id, alive_id), strict=True):
-            await run.check_screens(group, match_id, [who])
+        await run.check_moves([match_id])
+        await run.check_screens(group, match_id, [who])
 
 
 async def _timer_fired(run: Cluster, match_id: int, version: int, deadline: float) -> None:
