@@ -30,12 +30,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from sqlalchemy.engine import make_url
 
 import engine
 from storage import Store
 from storage.coins import CoinGrants
 from tests.engines import create_schema, drop_schema, fresh_schema_url
 from tests.run_workers import RunWorker, poll, worker_env
+from tests.tcp_cut import TcpCut
 from tests.tg_harness import Call, first_data, flat_buttons
 from tests.tg_stand_in import Hold, StandIn
 
@@ -44,6 +46,7 @@ GROUP_BASE = -1002600000000
 USER_BASE = 2600000
 BOT_TURN_LIMIT = 5.0  # seconds after a kill by which a survivor must have played the owed bot turns
 TIMER_LIMIT = 2.0  # seconds after its deadline by which a turn timer must have fired
+CUT_SECONDS = 3.0  # how long a PostgreSQL or Redis cut lasts
 TABLE_PACE = 6.0  # seconds a group's table may wait for its paced edit (20 a minute) before it is judged missing
 # Human presses per played match: a whole Kenza match to 101 takes a minute at Telegram's pace (one rack edit a second
 # per private chat, the shared limiter keeps it), too long for the suite.
@@ -91,6 +94,7 @@ class Cluster:
         self.figures = Figures()
         self.acked: list[tuple[int, int]] = []  # (match, seq) of every press answered "✓ You …"
         self.pressed: set[tuple[int, int]] = set()  # (match, version) of every move press sent
+        self.cuts: dict[str, TcpCut] = {}  # "postgresql" / "redis" -> its forwarder, in a `cuttable` cluster
 
     @property
     def fake(self) -> Any:
@@ -368,10 +372,12 @@ class Cluster:
 
 
 @contextlib.asynccontextmanager
-async def cluster(tmp_path: Path, count: int, bot_delay: float = 0.0) -> AsyncIterator[Cluster]:
+async def cluster(tmp_path: Path, count: int, bot_delay: float = 0.0, cuttable: bool = False
+                  ) -> AsyncIterator[Cluster]:
     """`count` running workers on a fresh schema, the shared limiter under this run's own Redis keys; with
     `bot_delay`, each bot waits that long before its move (MAJLIS_TEST_BOT_DELAY), so that a worker can be killed
-    between a human's committed move and the bots' replies."""
+    between a human's committed move and the bots' replies; `cuttable`: the workers reach PostgreSQL and Redis
+    through forwarders the test can cut (`run.cuts`)."""
     base, schema = fresh_schema_url()  # skips without MAJLIS_TEST_DATABASE_URL
     redis_url = os.environ.get(REDIS_ENV)
     if not redis_url:
@@ -382,11 +388,24 @@ async def cluster(tmp_path: Path, count: int, bot_delay: float = 0.0) -> AsyncIt
     bot_id = 9_000_000_000 + uuid.uuid4().int % 1_000_000_000  # the limiter's Redis keys are named after it
     stand_in = StandIn()
     await stand_in.start()
-    env = worker_env(url, redis_url, f"{bot_id}:TEST-TOKEN-{uuid.uuid4().hex[:8]}")
+    cuts: dict[str, TcpCut] = {}
+    worker_url, worker_redis = url, redis_url
+    if cuttable:
+        database, redis_target = make_url(url), make_url(redis_url)
+        cuts = {"postgresql": TcpCut(database.host or "127.0.0.1", database.port or 5432),
+                "redis": TcpCut(redis_target.host or "127.0.0.1", redis_target.port or 6379)}
+        for cut in cuts.values():
+            await cut.start()
+        worker_url = database.set(host="127.0.0.1", port=cuts["postgresql"].listen_port).render_as_string(
+            hide_password=False)
+        worker_redis = redis_target.set(host="127.0.0.1", port=cuts["redis"].listen_port).render_as_string(
+            hide_password=False)
+    env = worker_env(worker_url, worker_redis, f"{bot_id}:TEST-TOKEN-{uuid.uuid4().hex[:8]}")
     if bot_delay:
         env["MAJLIS_TEST_BOT_DELAY"] = str(bot_delay)
     workers = [RunWorker(f"w{n}", env, stand_in, tmp_path) for n in range(count)]
     made = Cluster(stand_in, workers, store)
+    made.cuts = cuts
     try:
         await asyncio.gather(*(worker.launch() for worker in workers))
         await asyncio.gather(*(worker.ready() for worker in workers))
@@ -395,6 +414,8 @@ async def cluster(tmp_path: Path, count: int, bot_delay: float = 0.0) -> AsyncIt
         await asyncio.gather(*(worker.kill() for worker in workers))  # a clean stop is not under test here
         made.figures.starts = [round(t, 1) for w in workers for t in w.start_seconds]
         await stand_in.stop()
+        for cut in cuts.values():
+            await cut.stop()
         await store.close()
         await drop_schema(base, schema)
         await _forget_redis_keys(redis_url, f"majlis:telegram:{bot_id}:")
@@ -634,3 +655,27 @@ async def test_every_worker_restarted_at_once_comes_up_and_finishes_the_owed_tur
         await run.play_moves(match_id, who, 1)
         await run.check_moves([match_id])
         await run.check_screens(group, match_id, [who])
+
+
+@pytest.mark.xfail(strict=True, reason="issue 26 points 1 and 6: webhook 403s; the second worker to deliver the "
+                                       "new match sends a second table that stays live in the group")
+@pytest.mark.timeout(75)
+async def test_a_redis_cut_and_a_postgresql_cut_lose_and_double_nothing(tmp_path: Path) -> None:
+    """The workers reach Redis (the shared limiter) and PostgreSQL through forwarders the test cuts, each for 3 s,
+    with presses arriving during the cut. A press may be refused or answered late then, never half-applied: after
+    the cuts, every acknowledged move is in the log once, the logs replay, play goes on with one table shown."""
+    async with cluster(tmp_path, 2, cuttable=True) as run:
+        who, group = user(61), GROUP_BASE - 61
+        match_id = await run.open_table(group, who, bots=1)
+        await run.play_moves(match_id, who, 1)
+        for name in ("redis", "postgresql"):
+            run.cuts[name].cut()
+            cut_at = time.monotonic()
+            with contextlib.suppress(AssertionError):  # during the cut a press may go unanswered or be refused
+                await asyncio.wait_for(run.play_moves(match_id, who, 1), CUT_SECONDS + 10)
+            await asyncio.sleep(max(0.0, CUT_SECONDS - (time.monotonic() - cut_at)))
+            run.cuts[name].restore()
+            await run.play_moves(match_id, who, 2)
+        await run.check_moves([match_id])
+        await run.check_screens(group, match_id, [who])
+        assert run.figures.refused == 0, run.figures
