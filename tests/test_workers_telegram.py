@@ -5,9 +5,12 @@ Telegram is in webhook mode, played by tests/tg_stand_in.py: it answers the Bot 
 call with the worker that made it, and pushes each update round-robin to the live workers' webhook ports with the
 secret of the last setWebhook, as Telegram does. Players press the buttons the stand-in's messages carry.
 
-The scenarios: updates spread over the workers; matches played to the end; a worker SIGKILLed in each phase
-(lobby start, bot turn, move, delivery, timer) while the others carry on; every worker restarted at once with a
-bot turn owed. The invariants: every update handled (none answered 403); no move lost or doubled (each
+The scenarios: updates spread over the workers; two matches played by scripted presses (a few moves each: Telegram's
+pace of one rack edit a second per chat makes a whole match a minute); a worker SIGKILLed in each phase (lobby start,
+bot turn, move, delivery, timer) while the others carry on; every worker restarted at once with a bot turn owed; a
+Redis cut and a PostgreSQL cut. A kill lands at a known point because the stand-in can hold a call on the wire
+(`StandIn.hold`), or, between a human's commit and the bot's reply, because the workers' bots wait
+MAJLIS_TEST_BOT_DELAY seconds (a test-only setting read by bot/runner.py). The invariants: every update handled (none answered 403); no move lost or doubled (each
 acknowledged press is in the move log, each log replays to its stored state, no press played twice); owed bot turns
 finished within 5 s of a kill by a surviving worker; one live table picture per group and one rack per private chat;
 every timer fired once and within 2 s of its deadline; coins exact. Each test prints its figures (pytest -s).
