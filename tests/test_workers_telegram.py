@@ -10,10 +10,11 @@ pace of one rack edit a second per chat makes a whole match a minute); a worker 
 bot turn, move, delivery, timer) while the others carry on; every worker restarted at once with a bot turn owed; a
 Redis cut and a PostgreSQL cut. A kill lands at a known point because the stand-in can hold a call on the wire
 (`StandIn.hold`), or, between a human's commit and the bot's reply, because the workers' bots wait
-MAJLIS_TEST_BOT_DELAY seconds (a test-only setting read by bot/runner.py). The invariants: every update handled (none answered 403); no move lost or doubled (each
-acknowledged press is in the move log, each log replays to its stored state, no press played twice); owed bot turns
-finished within 5 s of a kill by a surviving worker; one live table picture per group and one rack per private chat;
-every timer fired once and within 2 s of its deadline; coins exact. Each test prints its figures (pytest -s).
+MAJLIS_TEST_BOT_DELAY seconds (a test-only setting read by bot/runner.py). The invariants: every update handled
+(none answered 403); no move lost or doubled (each acknowledged press is in the move log, each log replays to its
+stored state, no press played twice); owed bot turns finished within 5 s of a kill by a surviving worker; one live
+table picture per group and one rack per private chat; every timer fired once and within 2 s of its deadline; coins
+exact. Each test prints its figures (pytest -s).
 
 Needs MAJLIS_TEST_DATABASE_URL and MAJLIS_TEST_REDIS_URL (skipped without them). Markers `xfail(strict=True)` name
 the point of issue 26 a test waits for; once that fix is merged the test passes, strict turns it into a failure
