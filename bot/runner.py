@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
 import signal
 import sys
 from typing import Protocol
@@ -44,8 +45,11 @@ async def run_platforms(settings: Settings) -> None:
     """Run until SIGTERM or SIGINT (or Ctrl-C), then stop in order: no new updates, in-flight updates and
     deliveries finish, the HTTP sessions and the database close. A clean stop returns normally (exit code 0)."""
     store = await Store.open(settings.database_url)
+    # MAJLIS_TEST_BOT_DELAY: seconds each bot waits before its move, for the multi-worker tests only
+    # (tests/test_workers_telegram.py): a worker can then be killed between a human's commit and the bots' replies.
     service = Service(store, coin_grants=settings.coin_grants, operators=settings.operators,
-                      render_processes=default_processes())
+                      render_processes=default_processes(),
+                      bot_delay=float(os.environ.get("MAJLIS_TEST_BOT_DELAY") or 0))
     adapters = build_adapters(service, settings)
     started: list[Adapter] = []
     stopping = asyncio.Event()

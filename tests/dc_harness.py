@@ -106,6 +106,7 @@ class FakeDiscord:
         # REST errors to answer: [method, path regex, status, times left]; e.g. a 503 on the table's edit
         self.failures: list[list[Any]] = []
         self.watch: Callable[[Call], Awaitable[None]] | None = None  # told of each message created or edited
+        self.guilds: dict[str, int] = {}  # channel id -> its guild, for channels outside GUILD_ID (other shards)
         self._ids = itertools.count(1_100_000_000_000_000_000)
         self._seq = itertools.count()
         self.webhook_adapter = _RecordingAdapter(self)
@@ -135,17 +136,18 @@ class FakeDiscord:
                      channel_id: int, message: dict[str, Any] | None, locale: str) -> dict[str, Any]:
         interaction_id = next(self._ids)
         token = f"tok{interaction_id}"
+        guild_id = self.guild_of(channel_id)
         self.sources[token] = message["id"] if message else None
         self.users[token] = member["user"]["id"]
         payload: dict[str, Any] = {
             "id": str(interaction_id), "application_id": str(APP_ID), "type": kind, "token": token, "version": 1,
             "data": data, "locale": locale, "app_permissions": "0", "entitlements": [],
-            "authorizing_integration_owners": {"0": str(GUILD_ID)} if guild else {}, "context": 0 if guild else 1,
+            "authorizing_integration_owners": {"0": guild_id} if guild else {}, "context": 0 if guild else 1,
             "attachment_size_limit": 10_485_760,
         }
         if guild:
-            payload.update(guild_id=str(GUILD_ID), guild_locale="en-US", channel_id=str(channel_id),
-                           channel={"id": str(channel_id), "type": 0, "guild_id": str(GUILD_ID), "name": "games",
+            payload.update(guild_id=guild_id, guild_locale="en-US", channel_id=str(channel_id),
+                           channel={"id": str(channel_id), "type": 0, "guild_id": guild_id, "name": "games",
                                     "position": 0, "nsfw": False, "parent_id": None,
                                     "permission_overwrites": [], "rate_limit_per_user": 0},
                            member={"user": member["user"], "roles": [], "joined_at": TIMESTAMP, "deaf": False,
@@ -172,7 +174,7 @@ class FakeDiscord:
                         for key, value in (options or {}).items()],
         }
         if guild and guild_command:
-            data["guild_id"] = str(GUILD_ID)
+            data["guild_id"] = self.guild_of(channel_id)
         if resolved:
             data["resolved"] = resolved
         return self._interaction(2, {"user": who, "permissions": permissions}, data, guild=guild,
@@ -197,6 +199,9 @@ class FakeDiscord:
                                  channel_id=int(message["channel_id"]), message=message, locale=locale)
 
     # ------------------------------------------------------------------------------------------ lookups
+    def guild_of(self, channel_id: int | str) -> str:
+        return str(self.guilds.get(str(channel_id), GUILD_ID))
+
     def channel_messages(self) -> list[dict[str, Any]]:
         return [m for m in self.messages.values() if not int(m.get("flags", 0)) & EPHEMERAL]
 
@@ -358,7 +363,7 @@ class FakeDiscord:
         message_id = str(next(self._ids))
         attachments = self._attachments(payload, files)
         message = {
-            "id": message_id, "channel_id": str(channel_id), "guild_id": str(GUILD_ID), "author": BOT_USER,
+            "id": message_id, "channel_id": str(channel_id), "guild_id": self.guild_of(channel_id), "author": BOT_USER,
             "content": payload.get("content") or "", "embeds": self._embeds(payload.get("embeds") or [], attachments),
             "attachments": attachments, "components": payload.get("components") or [], "flags": flags,
             "type": 20 if interaction_id else 0, "timestamp": TIMESTAMP, "edited_timestamp": None, "tts": False,
