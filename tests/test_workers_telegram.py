@@ -16,9 +16,9 @@ stored state, no press played twice); owed bot turns finished within 5 s of a ki
 table picture per group and one rack per private chat; every timer fired once and within 2 s of its deadline; coins
 exact. Each test prints its figures (pytest -s).
 
-Needs MAJLIS_TEST_DATABASE_URL and MAJLIS_TEST_REDIS_URL (skipped without them). Markers `xfail(strict=True)` name
-the point of issue 26 a test waits for; once that fix is merged the test passes, strict turns it into a failure
-("XPASS"), and the marker is to be removed.
+Needs MAJLIS_TEST_DATABASE_URL and MAJLIS_TEST_REDIS_URL (skipped without them). Each of these failed before
+the fixes of issue 26 it names in its docstring or figures (webhook 403s, stranded bot turns, late timers,
+StaleVersion at start, duplicate tables).
 """
 
 from __future__ import annotations
@@ -55,9 +55,6 @@ TABLE_PACE = 6.0  # seconds a group's table may wait for its paced edit (20 a mi
 # Human presses per played match: a whole Kenza match to 101 takes a minute at Telegram's pace (one rack edit a second
 # per private chat, the shared limiter keeps it), too long for the suite.
 PRESSES = 5
-
-XFAIL_WEBHOOK = pytest.mark.xfail(strict=True, reason="issue 26 point 1: every worker but the last started answers "
-                                                      "the webhook 403 (a random secret per worker)")
 
 
 def user(n: int) -> dict[str, Any]:
@@ -439,7 +436,6 @@ async def _forget_redis_keys(url: str, prefix: str) -> None:
 
 
 # ================================================================================================= scenarios
-@XFAIL_WEBHOOK
 @pytest.mark.timeout(60)
 async def test_updates_spread_over_two_workers_are_all_handled(tmp_path: Path) -> None:
     async with cluster(tmp_path, 2) as run:
@@ -455,7 +451,6 @@ async def test_updates_spread_over_two_workers_are_all_handled(tmp_path: Path) -
         assert answering == {"w0", "w1"}, f"only {answering} answered ({run.figures})"
 
 
-@XFAIL_WEBHOOK
 @pytest.mark.timeout(90)
 async def test_two_matches_played_over_two_workers(tmp_path: Path) -> None:
     """Two groups, each a human against a bot, every update to the next worker in turn."""
@@ -481,7 +476,6 @@ async def test_two_matches_played_over_two_workers(tmp_path: Path) -> None:
         await run.check_coins(humans)
 
 
-@XFAIL_WEBHOOK
 @pytest.mark.timeout(60)
 async def test_a_worker_killed_while_starting_a_table_strands_nothing(tmp_path: Path) -> None:
     """Phase "lobby": the start of a table the human leads is committed and the worker dies before any screen
@@ -509,8 +503,6 @@ async def test_a_worker_killed_while_starting_a_table_strands_nothing(tmp_path: 
         assert run.figures.refused == 0, run.figures
 
 
-@pytest.mark.xfail(strict=True, reason="issue 26 points 1 and 2: webhook 403s; an owed bot turn is played only by "
-                                       "a restarted worker's resume()")
 @pytest.mark.timeout(60)
 async def test_an_owed_bot_turn_is_finished_by_a_survivor_within_five_seconds(tmp_path: Path) -> None:
     """Phase "bot turn": the worker that committed a human's move is killed while the bot waits its (test) delay
@@ -536,8 +528,6 @@ async def test_an_owed_bot_turn_is_finished_by_a_survivor_within_five_seconds(tm
         await run.check_screens(group, match_id, [who])
 
 
-@pytest.mark.xfail(strict=True, reason="issue 26 points 1 and 6: webhook 403s; the restarted worker's resume() "
-                                       "sends a second table while the first stays live in the group")
 @pytest.mark.timeout(75)
 async def test_a_worker_killed_after_a_move_or_during_its_delivery_loses_and_doubles_nothing(
         tmp_path: Path) -> None:
@@ -585,8 +575,6 @@ async def test_a_worker_killed_after_a_move_or_during_its_delivery_loses_and_dou
         assert run.figures.refused == 0, run.figures
 
 
-@pytest.mark.xfail(strict=True, reason="issue 26 points 1 and 5: webhook 403s; a deadline written by a worker that "
-                                       "died fires only when a survivor's timer loop wakes (up to 30 s late)")
 @pytest.mark.timeout(75)
 async def test_a_turn_timer_fires_once_within_two_seconds_when_its_worker_died(tmp_path: Path) -> None:
     """Phase "timer": a group with a 10 s turn timer; the worker that started the table (and wrote the human's
@@ -634,8 +622,6 @@ async def _timer_fired(run: Cluster, match_id: int, version: int, deadline: floa
     assert late <= TIMER_LIMIT, f"match {match_id}: the timer fired {late:.2f} s late ({run.figures})"
 
 
-@pytest.mark.xfail(strict=True, reason="issue 26 points 1 and 3: webhook 403s; workers starting together with a bot "
-                                       "turn owed may exit with StaleVersion")
 @pytest.mark.timeout(60)
 async def test_every_worker_restarted_at_once_comes_up_and_finishes_the_owed_turns(tmp_path: Path) -> None:
     """A restart storm, as a deploy does it: every worker is killed while a bot owes its reply to a human's move,
@@ -661,8 +647,6 @@ async def test_every_worker_restarted_at_once_comes_up_and_finishes_the_owed_tur
         await run.check_screens(group, match_id, [who])
 
 
-@pytest.mark.xfail(strict=True, reason="issue 26 points 1 and 6: webhook 403s; the second worker to deliver the "
-                                       "new match sends a second table that stays live in the group")
 @pytest.mark.timeout(75)
 async def test_a_redis_cut_and_a_postgresql_cut_lose_and_double_nothing(tmp_path: Path) -> None:
     """The workers reach Redis (the shared limiter) and PostgreSQL through forwarders the test cuts, each for 3 s,
