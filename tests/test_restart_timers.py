@@ -196,7 +196,7 @@ async def test_the_timer_loop_keeps_ticking_past_a_failing_tick_until_stopped(tm
                 service.stop_timers()
             return 0
 
-        service.tick = tick  # type: ignore[method-assign]
+        service._fire_due = tick  # type: ignore[method-assign]
         with caplog.at_level(logging.ERROR, logger="bot.core.timers"):
             await asyncio.wait_for(service.run_timers(interval=0.001), 30)
         assert ticks == 3

@@ -271,14 +271,14 @@ async def test_im_back_wakes_a_sleeping_timer_loop_for_the_returners_turn(tmp_pa
         await store.set_deadline(match_id, None)
         service._fresh_reads()
         ticks: asyncio.Queue[int] = asyncio.Queue()
-        tick = service.tick
+        tick = service._fire_due
 
         async def counted() -> int:
             fired = await tick()
             ticks.put_nowait(fired)
             return fired
 
-        service.tick = counted  # type: ignore[method-assign]
+        service._fire_due = counted  # type: ignore[method-assign]
         loop = asyncio.create_task(service.run_timers(3600.0))
         try:
             await asyncio.wait_for(ticks.get(), GUARD)  # the first tick; nothing timed: a sleep of an hour

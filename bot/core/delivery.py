@@ -119,12 +119,15 @@ class Delivery(ServiceState):
     def _moved(self, match_id: int, seat: int) -> None:
         self._due.setdefault(match_id, Due()).movers.add(seat)
 
-    def next_delivery_at(self) -> float | None:
+    def next_delivery_at(self, waiting_only: bool = False) -> float | None:
         """The earliest time a waiting delivery becomes due (a retry, a group's coalesced table edit); None when
-        nothing waits for a time (work waiting for the next move is not timed)."""
+        nothing waits for a time (work waiting for the next move is not timed). `waiting_only` (the timer loop's
+        plan): leave out the matches whose pass is running or starting — that pass takes their newer work when it
+        ends, and tells the loop of a retry it leaves (`_timer_due`); counted, it would read as "due now" for as
+        long as a slow pass runs, and the loop would wake once a second instead of at the next turn deadline."""
         times = []
-        for due in self._due.values():
-            if not due.ready:
+        for match_id, due in self._due.items():
+            if not due.ready or (waiting_only and (match_id in self._delivering or match_id in self._behind)):
                 continue
             if due.seats != set() or due.turn or due.lobby:
                 times.append(due.retry_at)
@@ -145,6 +148,40 @@ class Delivery(ServiceState):
                  if due.due_at(now) and match_id not in self._delivering]
         if ready:
             await asyncio.gather(*(self._deliver_match(match_id) for match_id in ready))
+
+    def deliver_behind(self) -> None:
+        """The timer loop's deliveries: start every delivery whose time has come, each match in a task of its own,
+        and return at once — a table edit may wait seconds in a platform's rate limiter, and the loop's next turn
+        timer must not wait for it. A match being shown already (by a press, by `resume`, by an earlier task) is
+        left to that pass, which goes on while its match owes more (`_deliver_match`): one pass per match at a
+        time, however many callers."""
+        now = self.clock()
+        for match_id, due in list(self._due.items()):
+            if due.due_at(now) and match_id not in self._delivering and match_id not in self._behind:
+                task = asyncio.create_task(self._deliver_behind_match(match_id), name=f"delivery of match {match_id}")
+                self._behind[match_id] = task
+                task.add_done_callback(lambda done, match_id=match_id: self._behind_ended(match_id, done))
+
+    async def _deliver_behind_match(self, match_id: int) -> None:
+        self._fresh_reads()  # its own reads: the loop's next pass starts from the database meanwhile
+        await self._deliver_match(match_id)
+
+    def _behind_ended(self, match_id: int, task: asyncio.Task[None]) -> None:
+        if self._behind.get(match_id) is task:
+            del self._behind[match_id]
+        if not task.cancelled() and task.exception() is not None:  # `_deliver_match` logs its own; never lost
+            log.error("delivery of match %s failed", match_id, exc_info=task.exception())
+
+    def cancel_behind(self) -> None:
+        """The timer loop was cancelled: so are the deliveries it started (their pending-delivery marks bring them
+        back after a restart)."""
+        for task in self._behind.values():
+            task.cancel()
+
+    async def behind_done(self) -> None:
+        """Wait for the deliveries the timer loop started (it is stopping: they finish their pass)."""
+        while self._behind:
+            await asyncio.gather(*self._behind.values(), return_exceptions=True)
 
     async def settle(self, poll: float = 0.05) -> None:
         """Shutting down: run what is due, then wait until no delivery is running (deferred table edits and

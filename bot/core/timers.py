@@ -43,7 +43,15 @@ class Timers(ServiceState):
 
     async def tick(self) -> int:
         """Play for every seat whose turn timer has run out, then run the deliveries that are due (retries after a
-        refusal, coalesced table edits); returns how many timeouts fired."""
+        refusal, coalesced table edits); returns how many timeouts fired. (The tests' and the console's step: the
+        production loop, `run_timers`, fires the same way but never waits for the deliveries.)"""
+        fired = await self._fire_due()
+        await self.deliver()
+        return fired
+
+    async def _fire_due(self) -> int:
+        """The timer part of a tick: play every turn timer that has run out and move the tournaments on; the
+        screens this owes are scheduled (`_schedule`), not shown. Returns how many timeouts fired."""
         self._fresh_reads()
         fired = 0
         for _ in range(1000):  # a guard against a clock gone wrong: each timeout leaves a later deadline
@@ -54,16 +62,19 @@ class Timers(ServiceState):
             if len(claimed) < TIMER_BATCH:
                 break
         await self._tournament_tick()  # bot/core/tournaments.py: draws due, results, check-ins, forfeits
-        await self.deliver()
         return fired
 
     async def run_timers(self, interval: float = MAX_SLEEP) -> None:
-        """The production timer loop (tests call `tick` with a controlled clock instead): tick, then sleep until
-        the next turn deadline or waiting delivery — at most `interval` seconds — or until a move or a delivery
-        tells it of an earlier time (`_timer_due`), here or on another worker (storage/wakeups.py: a deadline a
-        worker wrote just before it died fires on time on the others).
-        An idle bot wakes once per `interval`, not once a second. `stop_timers` ends it between two ticks, so
-        a tick's transactions are never cut in half."""
+        """The production timer loop (tests call `tick` with a controlled clock instead): fire what is due, start
+        the deliveries that are due in the background, then sleep until the next turn deadline or waiting delivery
+        — at most `interval` seconds — or until a move or a delivery tells it of an earlier time (`_timer_due`),
+        here or on another worker (storage/wakeups.py: a deadline a worker wrote just before it died fires on time
+        on the others).
+        The deliveries never hold the loop up: a table edit may wait seconds in a platform's rate limiter, and the
+        next turn timer must fire on time meanwhile (`Delivery.deliver_behind`).
+        An idle bot wakes once per `interval`, not once a second. `stop_timers` ends it between two passes and
+        then waits for the deliveries it started, so neither a pass's transactions nor a delivery is cut in half;
+        cancelling it cancels them too."""
         self._stop_timers = asyncio.Event()
         self._timers_changed = asyncio.Event()
         watch: DeadlineWatch | None = None
@@ -71,9 +82,15 @@ class Timers(ServiceState):
             while not self._stop_timers.is_set():
                 watch = await self._watch_deadlines(watch)
                 await self._timer_pass(interval)
+        except asyncio.CancelledError:
+            self.cancel_behind()
+            raise
         finally:
-            if watch is not None:
-                await watch.close()
+            try:
+                await self.behind_done()
+            finally:
+                if watch is not None:
+                    await watch.close()
 
     async def _watch_deadlines(self, watch: DeadlineWatch | None) -> DeadlineWatch | None:
         """The loop's subscription to deadlines other workers write (storage/wakeups.py), opened again after its
@@ -93,12 +110,16 @@ class Timers(ServiceState):
         return watch
 
     async def _timer_pass(self, interval: float) -> None:
-        """One tick, then the sleep until the next thing due (or a wake, or the stop)."""
+        """Fire what is due and start its deliveries (not waited for), then the sleep until the next thing due
+        (or a wake, or the stop)."""
         self._timers_changed.clear()
         self._timers_wake_at = float("-inf")  # awake: a time told meanwhile is kept in _told_min
         self._told_min = float("inf")
         try:
-            await self.tick()
+            try:
+                await self._fire_due()
+            finally:
+                self.deliver_behind()  # also what a failed pass scheduled before it failed
             wait = await self._until_next(interval)
             wait = min(wait, max(0.0, self._told_min - self.clock()))
         except Exception:  # a bad match must not stop every other table's timers
@@ -119,7 +140,8 @@ class Timers(ServiceState):
 
     async def _until_next(self, longest: float) -> float:
         """Seconds until the earliest stored turn deadline or waiting delivery, at most `longest`."""
-        times = [at for at in (await self.store.next_deadline(), self.next_delivery_at()) if at is not None]
+        planned = (await self.store.next_deadline(), self.next_delivery_at(waiting_only=True))
+        times = [at for at in planned if at is not None]
         if not times:
             return longest
         return max(0.0, min(longest, min(times) - self.clock()))
