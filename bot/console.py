@@ -210,6 +210,10 @@ async def play(
 
     With `linger` (the `majlis play` command) the terminal stays after the end for commands such as /replay, until
     a line that is not a command."""
+    if stake and not name:
+        # Pass-and-play: every seat reads the one screen, so none of them is "You" — the keyboard's first player is
+        # named like the others ("Player 1"), else the table would tell every player "You: …" of the first one's moves.
+        name = t(lang, "console.player", n=1)
     you = Actor(PLATFORM, YOU, name, language=lang, is_admin=True)
     guests = [Actor(PLATFORM, f"player{number}", t(lang, "console.player", n=number), language=lang)
               for number in range(2, players + 1)] if stake else []

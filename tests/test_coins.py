@@ -238,7 +238,7 @@ async def test_a_terminal_coin_table_pass_and_play_to_the_end():
     assert all(p.startswith("[") for p in asked)  # the prompt names the player at the keyboard
     assert "Winner" in text
     beginning = text[:text.index(tn("en", "coins.lobby_stake", 40))]
-    for name in ("You", "Player 2", "Player 3"):  # each player's balance before the stakes were taken
+    for name in ("Player 1", "Player 2", "Player 3"):  # each player's balance before the stakes were taken
         assert f"{name}: " + tn("en", "coins.balance_first_day", 500, daily=50) in beginning
     ending = text[text.rindex("Winner"):]
     for balance in (544, 496, 460):  # each player's /coins said after the end

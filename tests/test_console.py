@@ -384,3 +384,18 @@ async def test_terminal_arranged_tiles_keep_their_rack_numbers():
         assert rack[number] == (label[0] + "F" if label == "✳" else label[0] + rack[number][1] + label[1:])
     rack, keys = screen(text[marks["ticked"]:])
     assert [number for number, tick, _label in keys if tick] == ["2"]
+
+
+@pytest.mark.parametrize("lang", ["en", "ar"])
+async def test_pass_and_play_names_every_player_and_calls_nobody_you(lang):
+    """Issue 25 (seen after the hand-over fix): at a coin table every seat reads the same terminal, yet the table's
+    lines named the first player "You" ("أنت: رميتَ 8♦" on Player 2's screen too). Every seat is named there."""
+    from bot.i18n import t
+
+    store, service, transport, out = await console_service(4)
+    await play(service, transport, "konkan_cards", 2, {}, lang, read=typed_lines(["1", "", "1", ""] * 6), stake=10)
+    await store.close()
+    text = out.getvalue()
+    you = t(lang, "console.you")
+    assert t(lang, "console.player", n=1) in text and t(lang, "console.player", n=2) in text
+    assert not [line for line in text.splitlines() if line.startswith(f"{you}:") or f"\n{you}:" in line], text[-1500:]
