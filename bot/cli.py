@@ -155,7 +155,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def add_db_commands(commands: Any) -> None:
-    """`majlis db copy|backup|check` (bot/dbtools.py) and `majlis drain` (bot/drain.py)."""
+    """`majlis db copy|backup|check` (bot/dbtools.py) and `majlis drain` (bot/drain.py): the operator's tools."""
     db = commands.add_parser("db", help="copy the database to PostgreSQL (or back), back it up, check it",
                              description="The database of $DATABASE_URL or .env's (default ./data/majlis.db).")
     actions = db.add_subparsers(dest="db_action", metavar="{copy,backup,check}", required=True)
@@ -176,6 +176,15 @@ def add_db_commands(commands: Any) -> None:
         description="Write a consistent copy of the database to PATH while the bot runs (SQLite's online backup; "
                     "from PostgreSQL, the rows of one snapshot). PATH must not exist yet.")
     backup.add_argument("path", metavar="PATH")
+    drain = commands.add_parser(
+        "drain", help="stop a running `majlis run` without cutting a move off (for a deploy)",
+        description="Send SIGTERM to the `majlis run` named in the pid file and wait for it to end: it opens no new "
+                    "table (whoever tries is told the bot restarts in a moment), lets the moves under way finish "
+                    "and their screens go out, then exits within MAJLIS_DRAIN_SECONDS (default 20). Start the new "
+                    "version afterwards; it resumes every match. Exits 0 when it stopped, 1 when it is still "
+                    "running after the wait, 2 when no running process is named in the pid file.")
+    drain.add_argument("--pid-file", metavar="PATH", default=None,
+                       help="the pid file of the worker to drain (default $MAJLIS_PID_FILE or ./data/majlis.pid)")
     actions.add_parser(
         "check", help="integrity checks: pages, foreign keys, schema, sequences, ratings, replays",
         description="SQLite's integrity and foreign-key checks, the schema at this version's revision with every "
@@ -201,6 +210,8 @@ def main(argv: list[str] | None = None) -> int:
             return asyncio.run(_ratings(args.action == "rebuild", lang))
         if args.command == "db":
             return asyncio.run(_db(args, lang))
+        if args.command == "drain":
+            return asyncio.run(_drain(args.pid_file, lang))
         return asyncio.run(_run(lang))
     except KeyboardInterrupt:  # Ctrl-C leaves like `q` does
         print("\n" + t(lang, "console.bye"), flush=True)
@@ -284,6 +295,31 @@ async def _db(args: argparse.Namespace, lang: str) -> int:
     if args.db_action == "backup":
         return await dbtools.backup_command(lang, args.path)
     return await dbtools.check_command(lang)
+
+
+async def _drain(path: str | None, lang: str) -> int:
+    from pathlib import Path
+
+    from dotenv import find_dotenv, load_dotenv
+
+    from bot.drain import alive, drain_process, drain_seconds, pid_file, read_pid
+
+    load_dotenv(find_dotenv(usecwd=True))  # MAJLIS_PID_FILE and MAJLIS_DRAIN_SECONDS as `majlis run` reads them
+    where = Path(path).expanduser() if path else pid_file()
+    wait = drain_seconds() + 10  # the drain's own bound, and the closing after it
+    pid = read_pid(where)
+    if pid is None or not alive(pid):
+        print(t(lang, "drain.no_process", path=where), file=sys.stderr)
+        return 2
+    print(t(lang, "drain.sent", pid=pid, seconds=f"{wait:g}"), flush=True)
+    pid, ended = await drain_process(where, wait)
+    if pid is None:  # it ended between the two looks
+        ended, pid = True, read_pid(where)
+    if not ended:
+        print(t(lang, "drain.still_running", pid=pid, seconds=f"{wait:g}"), file=sys.stderr)
+        return 1
+    print(t(lang, "drain.stopped", pid=pid))
+    return 0
 
 
 def unusable_line(lang: str, error: DatabaseUnusable) -> str:
