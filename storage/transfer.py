@@ -13,6 +13,7 @@ each sequence is set past the largest id, or the next match created would collid
 
 from __future__ import annotations
 
+import os
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
@@ -110,8 +111,7 @@ async def copy_database(source_url: str, target_url: str, *, resume: bool = Fals
     source, target = database_target(source_url), database_target(target_url)
     if MEMORY in (source.where, target.where):
         raise CopyRefused("dbcopy.memory")
-    if source.url.render_as_string(hide_password=False) == target.url.render_as_string(hide_password=False) and \
-            source.connect_args == target.connect_args:
+    if _same_place(source, target):
         raise CopyRefused("dbcopy.same", source.where)
     await migrated(source_url, create=False)
     await migrated(target_url, create=True)
@@ -144,6 +144,14 @@ async def copy_database(source_url: str, target_url: str, *, resume: bool = Fals
         await reading.dispose()
         await writing.dispose()
     return report
+
+
+def _same_place(source: Target, target: Target) -> bool:
+    """One database named twice (a relative and an absolute path to one file, or one server, database and schema)."""
+    if source.is_sqlite and target.is_sqlite:
+        return os.path.realpath(source.where) == os.path.realpath(target.where)
+    return (source.url.render_as_string(hide_password=False), source.connect_args) == \
+        (target.url.render_as_string(hide_password=False), target.connect_args)
 
 
 async def _copy_table(src: AsyncConnection, writing: AsyncEngine, table: Table, total: int,

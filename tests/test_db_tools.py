@@ -114,6 +114,9 @@ def test_a_non_empty_target_is_refused_and_an_interrupted_copy_resumes(played, t
             raise Interrupted
 
     async def copy_twice() -> None:
+        with pytest.raises(CopyRefused) as same:  # one file named two ways
+            await copy_database(str(played), str(played.parent / ".." / played.parent.name / played.name))
+        assert same.value.reason == "dbcopy.same"
         with pytest.raises(Interrupted):
             await copy_database(str(played), target, progress=stop_in_moves)
         with pytest.raises(CopyRefused) as refused:
