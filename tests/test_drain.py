@@ -93,6 +93,8 @@ async def test_a_drain_mid_match_finishes_the_move_refuses_new_tables_and_the_re
         await asyncio.sleep(0)
     refused = await bot.command(EVE, OTHER_GROUP, "/new kenza")
     assert refused is not None and refused.params["text"] == t("en", "run.draining")
+    picked = await bot.press(EVE, OTHER_GROUP, 1, "n:0:kenza")  # a game picker posted before the drain
+    assert picked["show_alert"] and picked["text"] == t("en", "run.draining")
     assert await store.lobby_or_active_match("telegram", str(OTHER_GROUP)) is None
     assert not draining.done()  # the move's screens are still going out
     held.release.set()
