@@ -24,6 +24,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import math
 import os
 import signal
 import time
@@ -39,11 +40,16 @@ PID_FILE = "./data/majlis.pid"
 
 def drain_seconds(environ: Any = None) -> float:
     """MAJLIS_DRAIN_SECONDS when it is a positive number, else DRAIN_SECONDS."""
+    written = (environ if environ is not None else os.environ).get("MAJLIS_DRAIN_SECONDS", "").strip()
     try:
-        seconds = float((environ if environ is not None else os.environ).get("MAJLIS_DRAIN_SECONDS", ""))
+        seconds = float(written) if written else DRAIN_SECONDS
     except ValueError:
+        seconds = -1.0
+    if not 0 < seconds < math.inf:  # nan and inf too: the drain must end
+        log.warning("MAJLIS_DRAIN_SECONDS=%r is not a positive number of seconds: %g s instead", written,
+                    DRAIN_SECONDS)
         return DRAIN_SECONDS
-    return seconds if seconds > 0 else DRAIN_SECONDS
+    return seconds
 
 
 def pid_file(environ: Any = None) -> Path:
