@@ -14,7 +14,7 @@ import threading
 from typing import Any
 
 from bot.cli import main
-from bot.drain import drain, read_pid, write_pid_file
+from bot.drain import DRAIN_SECONDS, drain, drain_seconds, read_pid, write_pid_file
 from bot.i18n import t
 from storage import Store
 from tests.tg_harness import (
@@ -174,3 +174,10 @@ def test_majlis_drain_signals_the_process_of_the_pid_file_and_waits_for_it(tmp_p
 
 
 
+
+
+def test_the_drain_bound_is_a_finite_positive_number_of_seconds():
+    assert drain_seconds({}) == DRAIN_SECONDS == 20
+    assert drain_seconds({"MAJLIS_DRAIN_SECONDS": "2.5"}) == 2.5
+    for bad in ("0", "-3", "soon", "inf", "nan"):
+        assert drain_seconds({"MAJLIS_DRAIN_SECONDS": bad}) == DRAIN_SECONDS
