@@ -85,6 +85,8 @@ def test_a_played_database_goes_to_postgresql_and_back_row_for_row(played, tmp_p
         monkeypatch.setenv("DATABASE_URL", pg)
         assert main(["db", "check"]) == 0
         assert t("en", "dbcheck.ok") in capsys.readouterr().out
+        assert main(["db", "backup", str(tmp_path / "pg-backup.db")]) == 0  # PostgreSQL's rows of one snapshot
+        assert rows(str(tmp_path / "pg-backup.db")) == before
 
         async def new_rows() -> tuple[int, int]:
             store = await Store.open(pg)
