@@ -23,6 +23,8 @@ RUN pip install . \
     && chown majlis /data
 
 USER majlis
+# The working folder is the data volume: relative defaults (./data/... when .env leaves a setting empty) land in it.
+WORKDIR /data
 # /data keeps the SQLite database of a single container (PostgreSQL for several: compose.yaml). The pid file is
 # what `majlis drain` signals; /healthz answers on the metrics port.
 ENV DATABASE_URL=/data/majlis.db MAJLIS_PID_FILE=/tmp/majlis.pid MAJLIS_METRICS_PORT=9100

@@ -139,8 +139,12 @@ def write_pid_file(path: Path) -> None:
     if previous is not None and previous != os.getpid() and alive(previous):
         log.warning("%s named running process %d; it now names this one (%d): give each worker on this machine "
                     "its own MAJLIS_PID_FILE", path, previous, os.getpid())
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(f"{os.getpid()}\n")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(f"{os.getpid()}\n")
+    except OSError as error:  # a read-only folder: the bot runs, only `majlis drain` cannot find it (SIGTERM can)
+        log.warning("cannot write the pid file %s (%s): majlis drain will not find this process", path,
+                    error.strerror or error)
 
 
 def remove_pid_file(path: Path) -> None:
