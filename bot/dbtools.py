@@ -125,11 +125,11 @@ async def copy_command(lang: str, source: str, target: str, resume: bool) -> int
         return 2
     if report.skipped:
         _say(t(lang, "dbcopy.skipped", tables=", ".join(report.skipped)))
-    _say(tn(lang, "dbcopy.copied", sum(report.target.values()), tables=len(report.target)))
-    if report.mismatched:
+    if report.mismatched:  # rows came in meanwhile (another writer on the target): say which tables
         _say(t(lang, "dbcopy.counts_differ", tables=", ".join(
             f"{name} {report.source[name]}/{report.target.get(name)}" for name in report.mismatched)))
         return 1
+    _say(tn(lang, "dbcopy.copied", sum(report.target.values()), tables=len(report.target)))
     store = await open_checked(target)
     try:
         meaning = await check_meaning(store)
