@@ -114,7 +114,7 @@ GAMES_EPILOG = "(the games)"
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="majlis", description="Majlis: Arabic card games for group chats, and in this terminal "
                      "against bots.", epilog=GAMES_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
-    commands = parser.add_subparsers(dest="command", metavar="{run,play,ratings}", parser_class=_Parser)
+    commands = parser.add_subparsers(dest="command", metavar="{run,play,ratings,db,drain}", parser_class=_Parser)
     commands.add_parser("run", help="run the chat bots configured in .env (the terminal game when no token is set)",
                         description="Start every platform whose token is set in .env or the environment "
                                     "(TELEGRAM_BOT_TOKEN, DISCORD_BOT_TOKEN); with none, play Kenza here.")
@@ -150,7 +150,47 @@ def build_parser() -> argparse.ArgumentParser:
                     "./data/majlis.db). Exits 1 when a stored number differed, 2 when the database cannot be "
                     "opened.")
     ratings.add_argument("action", choices=("check", "rebuild"))
+    add_db_commands(commands)
     return parser
+
+
+def add_db_commands(commands: Any) -> None:
+    """`majlis db copy|backup|check` (bot/dbtools.py) and `majlis drain` (bot/drain.py): the operator's tools."""
+    db = commands.add_parser("db", help="copy the database to PostgreSQL (or back), back it up, check it",
+                             description="The database of $DATABASE_URL or .env's (default ./data/majlis.db).")
+    actions = db.add_subparsers(dest="db_action", metavar="{copy,backup,check}", required=True)
+    copy = actions.add_parser(
+        "copy", help="copy every table into an empty database (SQLite to PostgreSQL, or back)",
+        description="Copy every table from SOURCE_URL to TARGET_URL, whose schema the migrations make. The target "
+                    "must be empty; the source is read in one snapshot, so a running bot may keep writing to it. "
+                    "Each table is copied in one transaction; an interrupted copy goes on with --resume. "
+                    "Afterwards the counts are compared, the ratings folded again (as `majlis ratings check`) and "
+                    "every finished match replayed from its move log. Exits 0 when all agree, 1 when the copy "
+                    "does not check out, 2 when it was refused.")
+    copy.add_argument("source", metavar="SOURCE_URL", help="e.g. ./data/majlis.db or sqlite:///data/majlis.db")
+    copy.add_argument("target", metavar="TARGET_URL", help="e.g. postgresql://majlis@db-host/majlis")
+    copy.add_argument("--resume", action="store_true",
+                      help="go on after an interrupted copy: tables already complete are skipped")
+    backup = actions.add_parser(
+        "backup", help="a consistent copy of the live database in a new SQLite file",
+        description="Write a consistent copy of the database to PATH while the bot runs (SQLite's online backup; "
+                    "from PostgreSQL, the rows of one snapshot). PATH must not exist yet.")
+    backup.add_argument("path", metavar="PATH")
+    drain = commands.add_parser(
+        "drain", help="stop a running `majlis run` without cutting a move off (for a deploy)",
+        description="Send SIGTERM to the `majlis run` named in the pid file and wait for it to end: it opens no new "
+                    "table (whoever tries is told the bot restarts in a moment), lets the moves under way finish "
+                    "and their screens go out, then exits within MAJLIS_DRAIN_SECONDS (default 20). Start the new "
+                    "version afterwards; it resumes every match. Exits 0 when it stopped, 1 when it is still "
+                    "running after the wait, 2 when no running process is named in the pid file.")
+    drain.add_argument("--pid-file", metavar="PATH", default=None,
+                       help="the pid file of the worker to drain (default $MAJLIS_PID_FILE or ./data/majlis.pid)")
+    actions.add_parser(
+        "check", help="integrity checks: pages, foreign keys, schema, sequences, ratings, replays",
+        description="SQLite's integrity and foreign-key checks, the schema at this version's revision with every "
+                    "column, PostgreSQL's id sequences, the ratings folded again and every finished match "
+                    "replayed. Writes nothing. Exits 0 when all is well, 1 with the problems, 2 when the database "
+                    "cannot be opened.")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -168,6 +208,10 @@ def main(argv: list[str] | None = None) -> int:
                                      args.stake))
         if args.command == "ratings":
             return asyncio.run(_ratings(args.action == "rebuild", lang))
+        if args.command == "db":
+            return asyncio.run(_db(args, lang))
+        if args.command == "drain":
+            return asyncio.run(_drain(args.pid_file, lang))
         return asyncio.run(_run(lang))
     except KeyboardInterrupt:  # Ctrl-C leaves like `q` does
         print("\n" + t(lang, "console.bye"), flush=True)
@@ -238,6 +282,44 @@ async def _ratings(write: bool, lang: str) -> int:
         return 0
     print(tn(lang, "ladder.cli_rewritten" if write else "ladder.cli_differ", len(report.differences)))
     return 1
+
+
+async def _db(args: argparse.Namespace, lang: str) -> int:
+    from dotenv import find_dotenv, load_dotenv
+
+    from bot import dbtools
+
+    load_dotenv(find_dotenv(usecwd=True))  # DATABASE_URL as `majlis run` reads it
+    if args.db_action == "copy":
+        return await dbtools.copy_command(lang, args.source, args.target, args.resume)
+    if args.db_action == "backup":
+        return await dbtools.backup_command(lang, args.path)
+    return await dbtools.check_command(lang)
+
+
+async def _drain(path: str | None, lang: str) -> int:
+    from pathlib import Path
+
+    from dotenv import find_dotenv, load_dotenv
+
+    from bot.drain import alive, drain_process, drain_seconds, pid_file, read_pid
+
+    load_dotenv(find_dotenv(usecwd=True))  # MAJLIS_PID_FILE and MAJLIS_DRAIN_SECONDS as `majlis run` reads them
+    where = Path(path).expanduser() if path else pid_file()
+    wait = drain_seconds() + 10  # the drain's own bound, and the closing after it
+    pid = read_pid(where)
+    if pid is None or not alive(pid):
+        print(t(lang, "drain.no_process", path=where), file=sys.stderr)
+        return 2
+    print(t(lang, "drain.sent", pid=pid, seconds=f"{wait:g}"), flush=True)
+    pid, ended = await drain_process(where, wait)
+    if pid is None:  # it ended between the two looks
+        ended, pid = True, read_pid(where)
+    if not ended:
+        print(t(lang, "drain.still_running", pid=pid, seconds=f"{wait:g}"), file=sys.stderr)
+        return 1
+    print(t(lang, "drain.stopped", pid=pid))
+    return 0
 
 
 def unusable_line(lang: str, error: DatabaseUnusable) -> str:

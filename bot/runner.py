@@ -12,12 +12,14 @@ from typing import Protocol
 
 from bot.config import Settings
 from bot.core.pictures import default_processes
+from bot.drain import drain, drain_seconds, pid_file, remove_pid_file, write_pid_file
 from bot.heap import freeze_startup_heap
 from bot.interpreter import share_the_interpreter
 from bot.service import Service
 from storage import Store
 
 log = logging.getLogger(__name__)
+CLOSE_SECONDS = 5.0  # after the drain: closing the service (its last deliveries) waits at most this long
 
 
 class Adapter(Protocol):
@@ -42,8 +44,9 @@ def build_adapters(service: Service, settings: Settings) -> list[Adapter]:
 
 
 async def run_platforms(settings: Settings) -> None:
-    """Run until SIGTERM or SIGINT (or Ctrl-C), then stop in order: no new updates, in-flight updates and
-    deliveries finish, the HTTP sessions and the database close. A clean stop returns normally (exit code 0)."""
+    """Run until SIGTERM or SIGINT (or Ctrl-C, or `majlis drain`), then drain (bot/drain.py: no new tables, the
+    moves under way and their screens finish, within MAJLIS_DRAIN_SECONDS) and close the HTTP sessions and the
+    database. A clean stop returns normally (exit code 0)."""
     store = await Store.open(settings.database_url)
     # MAJLIS_TEST_BOT_DELAY: seconds each bot waits before its move, for the multi-worker tests only
     # (tests/test_workers_telegram.py): a worker can then be killed between a human's commit and the bots' replies.
@@ -62,7 +65,10 @@ async def run_platforms(settings: Settings) -> None:
         except (NotImplementedError, RuntimeError):  # not the main thread, or a platform without signals
             pass
     timers: asyncio.Task[None] | None = None
+    pids = pid_file()
+    drained = False
     try:
+        write_pid_file(pids)
         await service.warm_up()
         for adapter in adapters:
             # Counted before it starts: an adapter that fails half-way (a bad token after its HTTP session opened)
@@ -81,6 +87,10 @@ async def run_platforms(settings: Settings) -> None:
         await asyncio.wait({timers, stop}, return_when=asyncio.FIRST_COMPLETED)
         stop.cancel()
         log.info("stopping")
+        in_time = await drain(service, list(reversed(started)), timers, drain_seconds())
+        drained = True  # the adapters are stopped
+        if not in_time and timers is not None:
+            timers.cancel()  # its deliveries had their time (their marks bring them back after the restart)
     except asyncio.CancelledError:
         pass
     finally:
@@ -90,10 +100,15 @@ async def run_platforms(settings: Settings) -> None:
         if timers is not None:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await timers
-        for adapter in reversed(started):
-            try:
-                await adapter.stop()
-            except Exception:
-                log.exception("stopping %s failed", type(adapter).__name__)
-        await service.close()
+        if not drained:  # a start that failed half-way, or a second Ctrl-C: stop at once
+            for adapter in reversed(started):
+                try:
+                    await adapter.stop()
+                except Exception:
+                    log.exception("stopping %s failed", type(adapter).__name__)
+        try:  # what the drain left running has had its time: its screens are owed in the database
+            await asyncio.wait_for(service.close(), CLOSE_SECONDS)
+        except TimeoutError:
+            service.pictures.close()
         await store.close()
+        remove_pid_file(pids)

@@ -56,7 +56,8 @@ class Service(Lobby, Play, Timers, Delivery, Ladder, Standings, Coins, Replays, 
         (the adapters do, so a press is answered before any table edit waits in a rate limiter)."""
         if actor.platform != chat.platform:  # players are per platform: never act on another platform's chat
             return Reply(t(pick_language(actor.language), "err.bad_button"), alert=True)
-        reply = await self._command(actor, chat, name, args or [])
+        with self.closing.handling():
+            reply = await self._command(actor, chat, name, args or [])
         if deliver:
             await self.deliver()
         return reply
@@ -84,7 +85,8 @@ class Service(Lobby, Play, Timers, Delivery, Ladder, Standings, Coins, Replays, 
         """A button press carrying an action code from `bot.callbacks`; `deliver` as for `command`."""
         if actor.platform != chat.platform:
             return Reply(t(pick_language(actor.language), "err.bad_button"), alert=True)
-        reply = await self._press(actor, chat, data)
+        with self.closing.handling():
+            reply = await self._press(actor, chat, data)
         if deliver:
             await self.deliver()
         return reply

@@ -59,6 +59,8 @@ class Lobby(Coins):
     async def _cmd_new(self, actor: Actor, chat: ChatRef, player_id: int, lang: str, args: list[str]) -> Reply:
         if chat.private:
             return Reply(t(lang, "err.group_only"))
+        if self.closing.draining:  # bot/drain.py: the tables in play go on, no new one opens
+            return Reply(t(lang, "run.draining"), alert=True)
         games = playable_games()
         if not args:
             existing = await self.store.lobby_or_active_match(chat.platform, chat.chat_id)
@@ -102,6 +104,8 @@ class Lobby(Coins):
 
     async def _picked(self, actor: Actor, chat: ChatRef, player_id: int, lang: str, choice: str) -> Reply:
         """A game picker or mode picker button: `game` (its mode picker, if it has one) or `game.mode`."""
+        if self.closing.draining:
+            return Reply(t(lang, "run.draining"), alert=True)
         game_id, _, mode = choice.partition(".")
         if not mode and game_id in playable_games() and ui_for(game_id).mode_choices(lang):
             existing = await self.store.lobby_or_active_match(chat.platform, chat.chat_id)

@@ -44,6 +44,7 @@ from typing import Any
 from bot import presenter
 from bot.core.pictures import Pictures
 from bot.core.reads import PerUpdate
+from bot.drain import Closing
 from bot.games import ui_for
 from bot.i18n import normalize, pick_language
 from bot.messages import Actor, ChatRef, OutMessage, Transport
@@ -127,6 +128,8 @@ class ServiceState:
         self._replayed: dict[tuple[str, str, int], float] = {}  # (platform, chat, match) -> when its replay was posted
         self._tournament_locks: dict[int, asyncio.Lock] = defaultdict(asyncio.Lock)  # one bracket change at a time
         self._cards_shut: set[int] = set()  # tournaments whose cards were redrawn when registration closed
+        # A drain (bot/drain.py): no new tables once it starts, and the updates being handled, which it waits for.
+        self.closing = Closing()
 
     def _timer_due(self, at: float | None) -> None:
         """Something must happen at `at`: a turn deadline just written, a retry, a coalesced table edit. The
