@@ -14,6 +14,8 @@ from bot.config import Settings
 from bot.core.pictures import default_processes
 from bot.heap import freeze_startup_heap
 from bot.interpreter import share_the_interpreter
+from bot.messages import Transport
+from bot.ops_server import Check, OpsServer
 from bot.service import Service
 from storage import Store
 
@@ -27,6 +29,11 @@ class Adapter(Protocol):
 
     async def stop(self) -> None: ...
 
+    def connected(self) -> bool: ...
+
+    @property
+    def transport(self) -> Transport: ...
+
 
 def build_adapters(service: Service, settings: Settings) -> list[Adapter]:
     adapters: list[Adapter] = []
@@ -39,6 +46,17 @@ def build_adapters(service: Service, settings: Settings) -> list[Adapter]:
 
         adapters.append(DiscordAdapter(service, settings))
     return adapters
+
+
+def ops_server(service: Service, store: Store, adapters: list[Adapter], settings: Settings) -> OpsServer | None:
+    """The /metrics, /healthz and /readyz server on MAJLIS_METRICS_PORT (None when it is not set): ready when the
+    database answers and every configured platform is connected."""
+    if settings.metrics_port is None:
+        return None
+    checks: dict[str, Check] = {"database": store.ping}
+    for adapter in adapters:
+        checks[adapter.transport.platform] = adapter.connected
+    return OpsServer(service.metrics, checks, host=settings.metrics_listen, port=settings.metrics_port)
 
 
 async def run_platforms(settings: Settings) -> None:
@@ -62,7 +80,10 @@ async def run_platforms(settings: Settings) -> None:
         except (NotImplementedError, RuntimeError):  # not the main thread, or a platform without signals
             pass
     timers: asyncio.Task[None] | None = None
+    ops = ops_server(service, store, adapters, settings)
     try:
+        if ops is not None:  # first: /healthz answers while the pictures warm up, /readyz once all is connected
+            await ops.start()
         await service.warm_up()
         for adapter in adapters:
             # Counted before it starts: an adapter that fails half-way (a bad token after its HTTP session opened)
@@ -96,4 +117,6 @@ async def run_platforms(settings: Settings) -> None:
             except Exception:
                 log.exception("stopping %s failed", type(adapter).__name__)
         await service.close()
+        if ops is not None:
+            await ops.stop()
         await store.close()

@@ -285,6 +285,7 @@ class Delivery(ServiceState):
             else:
                 await self._deliver_table(match, match_state(match), await self._seats(match.id), left, errors)
         if errors:
+            self.metrics.delivery_retry()
             left.attempts += 1
             retry_after = max((e.retry_after for e in errors if isinstance(e, Busy)), default=0.0)
             delay = max(retry_after, min(RETRY_CAP, 2.0 ** (left.attempts - 1)))

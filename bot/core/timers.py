@@ -57,8 +57,9 @@ class Timers(ServiceState):
         for _ in range(1000):  # a guard against a clock gone wrong: each timeout leaves a later deadline
             now = self.clock()
             claimed = await self.store.claim_due_timers(now, TIMER_LEASE, limit=TIMER_BATCH)
-            for match_id, version in claimed:
-                fired += await self._timeout(match_id, version, now + TIMER_LEASE)
+            for timer in claimed:
+                self.metrics.timer_fired(now - timer.deadline)
+                fired += await self._timeout(*timer, now + TIMER_LEASE)
             if len(claimed) < TIMER_BATCH:
                 break
         await self._tournament_tick()  # bot/core/tournaments.py: draws due, results, check-ins, forfeits

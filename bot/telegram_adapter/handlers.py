@@ -76,9 +76,15 @@ class Handlers:
         self.service = service
         self.transport = transport
         self.admins = admins or AdminCache()
+        self.metrics = getattr(service, "metrics", None)  # press -> answer -> screens times (bot/metrics.py)
+
+    def _timed(self, kind: str, started: float, *, screens: bool = False) -> None:
+        if self.metrics is not None:
+            self.metrics.answered(PLATFORM, kind, started, screens=screens)
 
     # ------------------------------------------------------------------------------------------------- commands
     async def on_command(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        started = time.perf_counter()
         message = update.effective_message
         user = update.effective_user
         chat = update.effective_chat
@@ -103,7 +109,9 @@ class Handlers:
         if parsed.name in commands.SECRET_COMMANDS and not private:
             await self._delete_typed(context, chat, message.message_id)
         await self._answer_command(context, chat, message.message_id, user, reply)
+        self._timed("command", started)
         await self.service.deliver()  # the screens others see, after the user has their answer
+        self._timed("command", started, screens=True)
 
     @staticmethod
     async def _delete_typed(context: ContextTypes.DEFAULT_TYPE, chat: Chat, message_id: int) -> None:
@@ -168,6 +176,7 @@ class Handlers:
 
     # ------------------------------------------------------------------------------------------------- buttons
     async def on_press(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        started = time.perf_counter()
         query = update.callback_query
         if query is None:
             return
@@ -186,7 +195,9 @@ class Handlers:
             log.exception("button %r from %s failed", query.data, user.id)
             reply = Reply(t(lang, "err.generic"), alert=True)
         await self._answer_press(context, query, user, lang, reply)
+        self._timed("press", started)
         await self.service.deliver()  # the callback is answered: now the racks and the table
+        self._timed("press", started, screens=True)
 
     async def _answer_press(self, context: ContextTypes.DEFAULT_TYPE, query: CallbackQuery, user: User, lang: str,
                             reply: Reply) -> None:
