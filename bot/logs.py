@@ -48,7 +48,8 @@ def log_context(**fields: Any) -> Iterator[None]:
 
 
 def worker_name() -> str:
-    return f"{socket.gethostname()}:{os.getpid()}"
+    """MAJLIS_WORKER when set, else the host name and process id."""
+    return (os.environ.get("MAJLIS_WORKER") or "").strip() or f"{socket.gethostname()}:{os.getpid()}"
 
 
 class ContextFields(logging.Filter):

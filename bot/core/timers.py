@@ -273,6 +273,20 @@ class Timers(ServiceState):
             self._schedule(match, changed_seats={seat_index}, new_turn=True)
             return 1
 
+    async def _seat_to_bot(self, match_id: int, seat_index: int) -> None:
+        """A seat whose player may no longer play (an operator banned them): the away bot plays it from now on,
+        at once if it is that seat's turn, as after a second timeout (`_timeout`)."""
+        async with self._locks[match_id]:
+            match = await self.store.get_match(match_id)
+            if match is None or match.status != "active":
+                return
+            await self._seat_write(self.store.set_seat_flags, match.id, seat_index, away=True)
+            deadline = await self._deadline_for(match, match_state(match), await self._seats(match.id))
+            match = await self.store.set_deadline(match.id, deadline)
+            self._timer_due(match.deadline)
+            match = await self._run_bots(match)
+            self._schedule(match, changed_seats={seat_index}, new_turn=True)
+
     async def _notify_player(self, match: Match, seat: Seat, key: str, **values: Any) -> None:
         transport = self.transports[match.platform]
         player = await self._player(seat.player_id) if seat.player_id else None

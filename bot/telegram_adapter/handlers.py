@@ -26,6 +26,7 @@ from bot.telegram_adapter.transport import ALERT_LIMIT, PLATFORM, TEXT_LIMIT, Te
 log = logging.getLogger(__name__)
 
 ADMIN_TTL = 300.0  # seconds an administrator check is trusted
+USER_COMMANDS = frozenset({"stats", "ban", "unban"})  # commands naming a user: a reply to them names them too
 ADMIN_STATUSES = frozenset({ChatMemberStatus.OWNER, ChatMemberStatus.ADMINISTRATOR})
 
 
@@ -94,11 +95,11 @@ class Handlers:
         if parsed is None:
             return
         private = chat.type == ChatType.PRIVATE
-        if parsed.name not in commands.COMMANDS and not (private or parsed.addressed):
+        if parsed.name not in commands.ANSWERED and not (private or parsed.addressed):
             return  # an unknown bare command in a group is probably another bot's
         try:
             is_admin = parsed.name in commands.ADMIN_COMMANDS and await self.admins.is_admin(context, chat, user)
-            args = self._stats_target(message, parsed) if parsed.name == "stats" else parsed.args
+            args = self._stats_target(message, parsed) if parsed.name in USER_COMMANDS else parsed.args
             reply = await self.service.command(actor_for(user, is_admin), chat_ref(chat), parsed.name, args,
                                                deliver=False)
         except Busy as busy:
