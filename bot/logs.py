@@ -7,11 +7,11 @@ platform library still names its match without every call site passing it.
 
 Secrets: the tokens and the webhook secret are blanked from every line, its arguments and its traceback
 (`Redactor`, on the handler, so it sees the records of every logger), and so is anything shaped like a Telegram or
-Discord bot token, even one this process was not given (a token in a library's exception text). httpx, which logs
-each Bot API URL (and so the token) at INFO, is kept to warnings besides.
+Discord bot token, even one this process was not given (a token in a library's exception text).
 
-Hidden cards: the service never logs a hand, a rack or a typed move's text (tests/test_ops_logs.py plays a whole
-match at DEBUG and looks for every held card in every line).
+Hidden cards: the service never logs a hand, a rack or a typed move's text, and the libraries that would (their
+request bodies and SQL parameters at DEBUG) are held above those levels (`QUIET`); tests/test_ops_logs.py plays
+moves with the bot's own loggers at DEBUG and looks for every held card in every line.
 """
 
 from __future__ import annotations
@@ -45,6 +45,11 @@ def log_context(**fields: Any) -> Iterator[None]:
         yield
     finally:
         _FIELDS.reset(token)
+
+
+def bind_log_fields(**fields: Any) -> None:
+    """`log_context`'s fields for the rest of the current task (a task of its own: a match's delivery)."""
+    _FIELDS.set({**_FIELDS.get(), **{key: value for key, value in fields.items() if value is not None}})
 
 
 def worker_name() -> str:
@@ -135,4 +140,21 @@ def configure_logging(operators: bool, log_format: str = "text", secrets: Iterab
     sees only what went wrong, not the migrations of the game's own throw-away database."""
     logging.basicConfig(level=logging.INFO if operators else logging.WARNING,
                         handlers=[handler_for(stream, log_format, secrets, worker)])
-    logging.getLogger("httpx").setLevel(logging.WARNING)
+    quiet_libraries()
+
+
+# Libraries whose lower levels print what a log must never hold: httpx each Bot API URL (the token) at INFO;
+# aiosqlite each statement with its parameters (a move's stored state: every hand) at DEBUG, python-telegram-bot
+# and discord.py each request's body (a rack's caption) at DEBUG, SQLAlchemy statements and parameters at INFO.
+QUIET = {"httpx": logging.WARNING, "aiosqlite": logging.INFO, "telegram": logging.INFO, "discord": logging.INFO,
+         "sqlalchemy.engine": logging.WARNING}
+
+
+def quiet_libraries() -> dict[str, int]:
+    """Keep QUIET's loggers at their levels at least, however low the root's; returns their levels before."""
+    before = {}
+    for name, level in QUIET.items():
+        logger = logging.getLogger(name)
+        before[name] = logger.level
+        logger.setLevel(max(level, logger.level))
+    return before

@@ -30,6 +30,7 @@ from bot.core.timers import AWAY_AFTER_TIMEOUTS, Timers
 from bot.core.tournaments import Tournaments
 from bot.games import playable_games
 from bot.i18n import pick_language, refusal, t
+from bot.logs import log_context
 from bot.messages import Actor, ChatRef, Reply, Transport
 from engine import IllegalMove
 from storage.models import Match
@@ -65,9 +66,10 @@ class Service(Lobby, Play, Timers, Delivery, Ladder, Standings, Coins, Replays, 
         (the adapters do, so a press is answered before any table edit waits in a rate limiter)."""
         if actor.platform != chat.platform:  # players are per platform: never act on another platform's chat
             return Reply(t(pick_language(actor.language), "err.bad_button"), alert=True)
-        reply = await self._command(actor, chat, name, args or [])
-        if deliver:
-            await self.deliver()
+        with log_context(platform=actor.platform):
+            reply = await self._command(actor, chat, name, args or [])
+            if deliver:
+                await self.deliver()
         return reply
 
     async def _command(self, actor: Actor, chat: ChatRef, name: str, args: list[str]) -> Reply:
@@ -97,9 +99,10 @@ class Service(Lobby, Play, Timers, Delivery, Ladder, Standings, Coins, Replays, 
         """A button press carrying an action code from `bot.callbacks`; `deliver` as for `command`."""
         if actor.platform != chat.platform:
             return Reply(t(pick_language(actor.language), "err.bad_button"), alert=True)
-        reply = await self._press(actor, chat, data)
-        if deliver:
-            await self.deliver()
+        with log_context(platform=actor.platform):
+            reply = await self._press(actor, chat, data)
+            if deliver:
+                await self.deliver()
         return reply
 
     async def _press(self, actor: Actor, chat: ChatRef, data: str | None) -> Reply:
@@ -131,7 +134,8 @@ class Service(Lobby, Play, Timers, Delivery, Ladder, Standings, Coins, Replays, 
         if action.op == "y":  # the replay is posted in the chat where its button was pressed
             return await self._press_replay(match, chat, lang)
         try:
-            return await self._route(action, match, actor, player.id, lang)
+            with log_context(match=match.id):
+                return await self._route(action, match, actor, player.id, lang)
         except IllegalMove as error:
             return Reply(t(lang, "err.illegal", reason=refusal(lang, error)), alert=True)
 

@@ -12,6 +12,7 @@ from bot import callbacks
 from bot.core.state import ServiceState, match_state
 from bot.games import ui_for
 from bot.i18n import t, tn
+from bot.logs import log_context
 from bot.messages import Actor, ChatRef, OutMessage, Reply
 from engine.bots import decide
 from storage.errors import StaleVersion
@@ -59,7 +60,8 @@ class Timers(ServiceState):
             claimed = await self.store.claim_due_timers(now, TIMER_LEASE, limit=TIMER_BATCH)
             for timer in claimed:
                 self.metrics.timer_fired(now - timer.deadline)
-                fired += await self._timeout(*timer, now + TIMER_LEASE)
+                with log_context(match=timer[0]):
+                    fired += await self._timeout(*timer, now + TIMER_LEASE)
             if len(claimed) < TIMER_BATCH:
                 break
         await self._tournament_tick()  # bot/core/tournaments.py: draws due, results, check-ins, forfeits
