@@ -88,7 +88,10 @@ class Redactor(logging.Filter):
         return TOKEN_SHAPES.sub(HIDDEN, text)
 
     def filter(self, record: logging.LogRecord) -> bool:
-        message = record.getMessage()
+        try:
+            message = record.getMessage()
+        except Exception:  # a malformed call (arguments that do not fit): the handler reports it, as logging does
+            return True
         cleaned = self.clean(message)
         if cleaned != message or record.args:
             record.msg, record.args = cleaned, None

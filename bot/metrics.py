@@ -88,10 +88,10 @@ class Metrics:
                                  ["platform", "method", "outcome"], registry=registry)
         self.delivery_retries = Counter("majlis_delivery_retries", "Delivery passes that a platform refused at "
                                         "least in part, to be tried again later.", registry=registry)
-        self.timers_fired = Counter("majlis_timers_fired", "Turn timers (and owed bot turns) that came due and "
-                                    "were played.", registry=registry)
-        self.timer_late_seconds = Histogram("majlis_timer_late_seconds", "How long after its deadline a turn timer "
-                                            "was claimed.", buckets=LATE_BUCKETS, registry=registry)
+        self.timers_fired = Counter("majlis_timers_fired", "Turn timers (and owed bot turns) this worker claimed "
+                                    "when they came due.", registry=registry)
+        self.timer_late_seconds = Histogram("majlis_timer_late_seconds", "How long after its deadline each of those "
+                                            "timers was claimed.", buckets=LATE_BUCKETS, registry=registry)
         self.statement_seconds = Histogram("majlis_db_statement_seconds", "Database statements, by their first "
                                            "word.", ["operation"], buckets=STATEMENT_BUCKETS, registry=registry)
         self.live_tables = Gauge("majlis_live_tables", "Matches in play in the database (every worker reports the "
