@@ -47,15 +47,16 @@ class OperatorDesk:
         return Reply(t(lang, "ops.banned"), alert=True, kind=ERROR)
 
     async def command(self, name: str, actor: Actor, chat: ChatRef, lang: str, args: list[str]) -> Reply:
-        """An operator's command; anyone else is told it is the operators'. Answered privately in a group: who is
-        banned, and the bot's state, are the operator's business."""
+        """An operator's command; anyone else is told it is the operators'. What it did is answered privately in a
+        group (who is banned, and the bot's state, are the operator's business); a mistyped one where it was
+        typed."""
         if not self.is_operator(actor):
             return Reply(t(lang, "ops.only"), alert=True, kind=ERROR)
         if name == "status":
             reply = await self._status(lang)
         else:
             reply = await self._ban(actor, lang, args, banned=name == "ban")
-        return Reply(reply.text, alert=reply.alert, kind=reply.kind, private=not chat.private)
+        return Reply(reply.text, alert=reply.alert, kind=reply.kind, private=not chat.private and not reply.is_error)
 
     async def _ban(self, actor: Actor, lang: str, args: list[str], *, banned: bool) -> Reply:
         command = "ban" if banned else "unban"
