@@ -25,7 +25,6 @@ from typing import TYPE_CHECKING, Any
 from prometheus_client import (
     CollectorRegistry,
     Counter,
-    Gauge,
     Histogram,
     PlatformCollector,
     ProcessCollector,
@@ -94,15 +93,6 @@ class Metrics:
                                             "timers was claimed.", buckets=LATE_BUCKETS, registry=registry)
         self.statement_seconds = Histogram("majlis_db_statement_seconds", "Database statements, by their first "
                                            "word.", ["operation"], buckets=STATEMENT_BUCKETS, registry=registry)
-        self.live_tables = Gauge("majlis_live_tables", "Matches in play in the database (every worker reports the "
-                                 "same figure: take max, not sum), by game and mode.", ["game", "mode"],
-                                 registry=registry)
-        self.coin_operations = Gauge("majlis_coin_operations", "Coin ledger entries in the database, by reason "
-                                     "(stakes held, pots paid, refunds, grants). Only grows; DB-wide.", ["reason"],
-                                     registry=registry)
-        self.rating_updates = Gauge("majlis_rated_results", "Rated match results folded into the ladder, in the "
-                                    "database, by game and mode. Only grows; DB-wide.", ["game", "mode"],
-                                    registry=registry)
         self._refreshers: list[Callable[[], Awaitable[None]]] = []
         self._queues: dict[str, Reader] = {}
         self._gauges: list[_ReadGauge] = []
@@ -135,24 +125,16 @@ class Metrics:
         """Read `collector` at every scrape (the service's levels: bot/metrics.ServiceCollector)."""
         self.registry.register(collector)
 
-    def watch_store(self, store: Store) -> None:
-        """What only the database knows (live tables, coin and rating counts), read before each scrape; and every
-        statement's latency (storage/db.py's statement hooks)."""
+    def watch_store(self, store: Store, clock: Callable[[], float] = time.time) -> None:
+        """What only the database knows (live tables, timers due by `clock`, coin and rating counts:
+        `DatabaseCollector`), read before each scrape; and every statement's latency (storage/db.py's hooks)."""
         observe = getattr(store, "observe_statements", None)
         if observe is not None:  # (a test's stand-in store may have neither)
             observe(self.statement)
-        if not hasattr(store, "operator_counts"):
-            return
-
-        async def read() -> None:
-            counts = await store.operator_counts()
-            for gauge, rows in ((self.live_tables, counts.live_tables), (self.coin_operations, counts.coin_entries),
-                                (self.rating_updates, counts.rated_results)):
-                gauge.clear()  # a game with no live table any more shows no series, not its last count
-                for labels, value in rows.items():
-                    gauge.labels(*labels).set(value)
-
-        self._refreshers.append(read)
+        if hasattr(store, "operator_counts"):
+            collector = DatabaseCollector(store, clock)
+            self.registry.register(collector)
+            self._refreshers.append(collector.refresh)
 
     def add_gauge(self, name: str, documentation: str, labelnames: Iterable[str], read: Reader, *,
                   queue: bool = False) -> None:
@@ -212,6 +194,37 @@ async def _read(read: Reader) -> Reading:
     if inspect.isawaitable(value):
         value = await value
     return value  # type: ignore[return-value]
+
+
+class DatabaseCollector(Collector):
+    """Database-wide figures (storage/ops.py), read in one query before each scrape. Every worker reports the same
+    values: aggregate them with max, not sum. The coin and rating counts only grow (rows are never deleted), so
+    they are counters: `rate()` gives operations a second."""
+
+    def __init__(self, store: Any, clock: Callable[[], float]) -> None:
+        self.store, self.clock = store, clock
+        self.counts: Any = None
+
+    async def refresh(self) -> None:
+        self.counts = await self.store.operator_counts(self.clock())
+
+    def collect(self) -> Iterator[GaugeMetricFamily | CounterMetricFamily]:
+        counts = self.counts
+        live = GaugeMetricFamily("majlis_live_tables", "Matches in play, by game and mode (database-wide).",
+                                 labels=("game", "mode"))
+        due = GaugeMetricFamily("majlis_timers_due", "Turn timers past their deadline and not played yet (database-"
+                                "wide): above zero for long, the timer loops are behind.")
+        coins = CounterMetricFamily("majlis_coin_operations", "Coin ledger entries, by reason: stakes held, pots "
+                                    "paid, refunds, grants (database-wide).", labels=("reason",))
+        rated = CounterMetricFamily("majlis_rating_updates", "Rated results folded into the ladder, one per player "
+                                    "of a rated match, by game and mode (database-wide).", labels=("game", "mode"))
+        if counts is not None:
+            for family, rows in ((live, counts.live_tables), (coins, counts.coin_entries),
+                                 (rated, counts.rated_results)):
+                for labels, value in rows.items():
+                    family.add_metric(list(labels), value)
+            due.add_metric([], counts.timers_due)
+        yield from (live, due, coins, rated)
 
 
 class ServiceCollector(Collector):

@@ -21,12 +21,14 @@ class OperatorCounts:
     live_tables: Counts = field(default_factory=dict)  # (game, mode) -> matches in play
     coin_entries: Counts = field(default_factory=dict)  # (reason,) -> coin ledger rows
     rated_results: Counts = field(default_factory=dict)  # (game, mode) -> rated results folded into the ladder
+    timers_due: float = 0.0  # matches in play whose turn deadline has passed
 
 
 class OpsReads(Database):
-    async def operator_counts(self) -> OperatorCounts:
-        """Three grouped counts in one read: live tables by game and mode, the coin ledger by reason, rated
-        results by game and mode."""
+    async def operator_counts(self, now: float | None = None) -> OperatorCounts:
+        """Grouped counts in one read: live tables by game and mode, timers past due, the coin ledger by reason,
+        rated results by game and mode. Timers past due at `now` (the clock the deadlines were written by), when
+        given."""
 
         def read(db: Connection) -> OperatorCounts:
             live = db.execute(select(matches.c.game, matches.c.mode, func.count()).where(matches.c.status == "active")
@@ -34,9 +36,12 @@ class OpsReads(Database):
             ledger = db.execute(select(coin_ledger.c.reason, func.count()).group_by(coin_ledger.c.reason)).all()
             rated = db.execute(select(rated_results.c.game, rated_results.c.mode, func.count())
                                .group_by(rated_results.c.game, rated_results.c.mode)).all()
+            due = 0 if now is None else db.execute(
+                select(func.count()).where(matches.c.status == "active", matches.c.deadline.is_not(None),
+                                           matches.c.deadline <= now)).scalar_one()
             return OperatorCounts({(game, mode): float(n) for game, mode, n in live},
                                   {(reason,): float(n) for reason, n in ledger},
-                                  {(game, mode): float(n) for game, mode, n in rated})
+                                  {(game, mode): float(n) for game, mode, n in rated}, float(due))
 
         return await self.run(read, write=False)
 

@@ -19,6 +19,7 @@ from telegram.ext import AIORateLimiter
 from bot.metrics import Metrics
 from bot.ops_server import OpsServer
 from storage import Store
+from storage.coins import CoinGrants
 from tests import dc_harness
 from tests.clock import Clock
 from tests.engines import create_schema, drop_schema, fresh_schema_url
@@ -122,9 +123,11 @@ async def test_metrics_count_a_match_played_through_telegram(store: Store) -> No
             match, _seat = await seat_to_move(store, match_id)
             assert match.deadline is not None
             clock.now = match.deadline + 7.0
+            assert value(mid, "majlis_timers_due") == 0
+            assert value(await metrics_page(ops.port), "majlis_timers_due") == 1  # due, not played yet
             assert await bot.service.tick() == 1
             timed = await metrics_page(ops.port)
-            assert value(timed, "majlis_timers_fired_total") == 1
+            assert value(timed, "majlis_timers_fired_total") == 1 and value(timed, "majlis_timers_due") == 0
             assert value(timed, "majlis_timer_late_seconds_count") == 1
             assert value(timed, "majlis_timer_late_seconds_sum") == pytest.approx(7.0)
             assert value(timed, "majlis_timer_late_seconds_bucket", le="5.0") == 0
@@ -227,3 +230,18 @@ async def test_readyz_follows_a_postgresql_server_cut_off_and_back() -> None:
         await store.close()
         await cut.stop()
         await drop_schema(base, schema)
+
+
+async def test_coin_operations_are_counted_from_the_ledger(store: Store) -> None:
+    metrics = Metrics(process=False)
+    metrics.watch_store(store)
+    players = [(await store.upsert_player("telegram", str(number), f"P{number}")).id for number in (1, 2, 3)]
+    for player in players:  # each one's first coin action: the starting grant
+        await store.coins(player, CoinGrants())
+    page = {(sample.name, frozenset(sample.labels.items())): sample.value
+            for family in text_string_to_metric_families((await metrics.page()).decode()) for sample in family.samples}
+    ledger: collections.Counter[str] = collections.Counter()
+    for player in players:
+        ledger.update(reason for _, _, reason in await store.coin_ledger(player))
+    assert sum(ledger.values()) >= 3
+    assert {reason: value(page, "majlis_coin_operations_total", reason=reason) for reason in ledger} == ledger

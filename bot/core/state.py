@@ -133,7 +133,7 @@ class ServiceState:
         # levels it holds (deliveries pending, the render queue) and the database's counts are read at each scrape.
         self.metrics = metrics or Metrics()
         self.metrics.watch(ServiceCollector(self))
-        self.metrics.watch_store(store)
+        self.metrics.watch_store(store, clock)
 
     def pending_deliveries(self) -> int:
         """Matches whose screens this worker still owes (for /metrics and /status)."""
