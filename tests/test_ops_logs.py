@@ -117,3 +117,20 @@ def test_log_format_setting_is_checked_and_configure_logging_applies_it(monkeypa
         assert line["message"] == f"token {HIDDEN}" and line["worker"] == "a" and line["level"] == "INFO"
     finally:
         root.handlers, root.level = saved
+
+
+async def test_a_failing_press_logs_its_action_not_the_cards_in_its_code(store: Store, monkeypatch) -> None:
+    """A move button's code carries its picking state, which may name the presser's cards (a Canasta selection):
+    the line about a press that failed names the action and the match only."""
+    server = FakeTelegram()
+    async with Bot(server, store) as bot:
+        async def broken(*_args: object, **_kwargs: object) -> None:
+            raise RuntimeError("boom")
+
+        monkeypatch.setattr(bot.service, "_press", broken)
+        with captured("text") as stream:
+            answer = await bot.press(ALICE, ALICE["id"], 5, "m:12:3:0:_QH.7S")
+        out = stream.getvalue()
+    assert "went wrong" in answer["text"]
+    assert "button m:12 from 111 failed" in out and "RuntimeError: boom" in out
+    assert "QH" not in out and "7S" not in out

@@ -68,6 +68,12 @@ def busy_reply(lang: str, busy: Busy, what: str) -> Reply:
     return Reply(t(lang, "err.busy"), alert=True)
 
 
+def button_label(data: str | None) -> str:
+    """A pressed button for a log line: its action and match (`m:12`), never the rest of its code, where a picking
+    state may name the presser's cards."""
+    return ":".join((data or "").split(":")[:2]) or "?"
+
+
 def chat_ref(chat: Chat) -> ChatRef:
     return ChatRef(PLATFORM, str(chat.id), private=chat.type == ChatType.PRIVATE)
 
@@ -191,9 +197,9 @@ class Handlers:
                 context, chat, user)
             reply = await self.service.press(actor_for(user, is_admin), ref, data, deliver=False)
         except Busy as busy:
-            reply = busy_reply(lang, busy, f"button {query.data!r}")
+            reply = busy_reply(lang, busy, f"button {button_label(query.data)}")
         except Exception:
-            log.exception("button %r from %s failed", query.data, user.id)
+            log.exception("button %s from %s failed", button_label(query.data), user.id)
             reply = Reply(t(lang, "err.generic"), alert=True)
         await self._answer_press(context, query, user, lang, reply)
         self._timed("press", started)
@@ -246,4 +252,5 @@ class Handlers:
 
     # ------------------------------------------------------------------------------------------------- errors
     async def on_error(self, update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
-        log.error("unhandled error for update %r", update, exc_info=context.error)
+        # The update's number, not the update: its text may be a typed move naming the typer's cards.
+        log.error("unhandled error for update %s", getattr(update, "update_id", "?"), exc_info=context.error)
