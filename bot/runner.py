@@ -8,16 +8,18 @@ import logging
 import os
 import signal
 import sys
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from bot.config import Settings
 from bot.core.pictures import default_processes
 from bot.heap import freeze_startup_heap
 from bot.interpreter import share_the_interpreter
 from bot.messages import Transport
-from bot.ops_server import Check, OpsServer
 from bot.service import Service
 from storage import Store
+
+if TYPE_CHECKING:
+    from bot.ops_server import Check, OpsServer
 
 log = logging.getLogger(__name__)
 
@@ -53,6 +55,8 @@ def ops_server(service: Service, store: Store, adapters: list[Adapter], settings
     database answers and every configured platform is connected."""
     if settings.metrics_port is None:
         return None
+    from bot.ops_server import OpsServer  # aiohttp's server: imported only by a bot that serves the port
+
     checks: dict[str, Check] = {"database": store.ping}
     for adapter in adapters:
         checks[adapter.transport.platform] = adapter.connected
