@@ -415,13 +415,17 @@ async def _play(game: str, players: int, options: dict[str, Any], lang: str, see
     return 0
 
 
-def configure_logging(operators: bool) -> None:
+def configure_logging(operators: bool, settings: Any = None) -> None:
     """Operators of the chat bots read INFO lines (schema migrations, connections); a person playing in the terminal
-    sees only what went wrong, not the migrations of the game's own throw-away database. httpx logs every request's
-    URL at INFO, and a Bot API URL holds the bot's token: its lines are kept to warnings, so no token is logged."""
-    logging.basicConfig(level=logging.INFO if operators else logging.WARNING,
-                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    logging.getLogger("httpx").setLevel(logging.WARNING)
+    sees only what went wrong, not the migrations of the game's own throw-away database. With `settings`: their
+    MAJLIS_LOG_FORMAT, worker name, and the secrets no line may show (bot/logs.py). httpx logs every request's URL at
+    INFO, and a Bot API URL holds the bot's token: its lines are kept to warnings, so no token is logged."""
+    from bot import logs
+
+    if settings is None:
+        logs.configure_logging(operators)
+        return
+    logs.configure_logging(operators, settings.log_format, settings.secrets, settings.worker)
 
 
 async def _run(lang: str) -> int:
@@ -436,7 +440,7 @@ async def _run(lang: str) -> int:
         print(t(lang, "config.bad_value", name=error.name, value=error.value, reason=t(lang, error.reason)),
               file=sys.stderr)
         return 2
-    configure_logging(settings.any_platform)
+    configure_logging(settings.any_platform, settings)
     if not settings.any_platform:
         print(t("en", "console.no_token"))
         print(t("ar", "console.no_token"))

@@ -22,6 +22,7 @@ class ConfigError(ValueError):
 
 
 PLATFORMS = ("telegram", "discord")
+LOG_FORMATS = ("text", "json")
 # Telegram's rule for setWebhook's secret_token: 1-256 characters, letters, digits, `_` and `-`.
 WEBHOOK_SECRET = re.compile(r"[A-Za-z0-9_-]{1,256}")
 _SECRET_LABEL = b"majlis telegram webhook secret"
@@ -66,6 +67,13 @@ class Settings:
     redis_url: str | None = None
     # TELEGRAM_WEBHOOK_SECRET: the secret every webhook worker registers and checks (None: derived from the token).
     telegram_webhook_secret: str | None = None
+    # MAJLIS_METRICS_PORT: the port of /metrics, /healthz and /readyz (bot/ops_server.py); None: not served.
+    metrics_port: int | None = None
+    metrics_listen: str = "0.0.0.0"  # noqa: S104  (MAJLIS_METRICS_LISTEN: the address that port binds)
+    # MAJLIS_LOG_FORMAT: "text" (lines for people, the default) or "json" (one object a line, for log collectors).
+    log_format: str = "text"
+    # MAJLIS_WORKER: this worker's name in JSON log lines (default: host name and process id).
+    worker: str | None = None
 
     @classmethod
     def from_env(cls, environ: dict[str, str] | None = None) -> Settings:
@@ -93,6 +101,9 @@ class Settings:
             raise ConfigError("MAJLIS_OPERATORS", value("MAJLIS_OPERATORS") or "", "config.operators")
         shard_count = number("DISCORD_SHARD_COUNT", 1, 10**5, "config.shard_count")
         shard_ids = shards(value("DISCORD_SHARD_IDS"), shard_count)
+        log_format = (value("MAJLIS_LOG_FORMAT") or "text").lower()
+        if log_format not in LOG_FORMATS:
+            raise ConfigError("MAJLIS_LOG_FORMAT", value("MAJLIS_LOG_FORMAT") or "", "config.log_format")
         secret = value("TELEGRAM_WEBHOOK_SECRET")
         if secret is not None and not WEBHOOK_SECRET.fullmatch(secret):
             raise ConfigError("TELEGRAM_WEBHOOK_SECRET", secret, "config.webhook_secret")
@@ -112,6 +123,10 @@ class Settings:
             discord_shard_ids=shard_ids,
             redis_url=value("MAJLIS_REDIS_URL"),
             telegram_webhook_secret=secret,
+            metrics_port=number("MAJLIS_METRICS_PORT", 1, 65535, "config.port"),
+            metrics_listen=value("MAJLIS_METRICS_LISTEN") or "0.0.0.0",  # noqa: S104
+            log_format=log_format,
+            worker=value("MAJLIS_WORKER"),
         )
 
     @property
@@ -126,6 +141,14 @@ class Settings:
             raise ValueError("TELEGRAM_BOT_TOKEN is not set")
         digest = hmac.new(self.telegram_token.encode(), _SECRET_LABEL, hashlib.sha256).digest()
         return base64.urlsafe_b64encode(digest).rstrip(b"=").decode("ascii")
+
+    @property
+    def secrets(self) -> tuple[str, ...]:
+        """What no log line may ever show (bot/logs.py blanks each): the tokens and the webhook secret."""
+        found = [self.telegram_token, self.discord_token, self.telegram_webhook_secret]
+        if self.telegram_token:
+            found.append(self.webhook_secret)
+        return tuple(secret for secret in found if secret)
 
     @property
     def discord_sharded(self) -> bool:

@@ -8,15 +8,19 @@ import logging
 import os
 import signal
 import sys
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from bot.config import Settings
 from bot.core.pictures import default_processes
 from bot.drain import drain, drain_seconds, pid_file, remove_pid_file, write_pid_file
 from bot.heap import freeze_startup_heap
 from bot.interpreter import share_the_interpreter
+from bot.messages import Transport
 from bot.service import Service
 from storage import Store
+
+if TYPE_CHECKING:
+    from bot.ops_server import Check, OpsServer
 
 log = logging.getLogger(__name__)
 CLOSE_SECONDS = 5.0  # after the drain: closing the service (its last deliveries) waits at most this long
@@ -28,6 +32,11 @@ class Adapter(Protocol):
     async def start(self) -> None: ...
 
     async def stop(self) -> None: ...
+
+    def connected(self) -> bool: ...
+
+    @property
+    def transport(self) -> Transport: ...
 
 
 def build_adapters(service: Service, settings: Settings) -> list[Adapter]:
@@ -41,6 +50,19 @@ def build_adapters(service: Service, settings: Settings) -> list[Adapter]:
 
         adapters.append(DiscordAdapter(service, settings))
     return adapters
+
+
+def ops_server(service: Service, store: Store, adapters: list[Adapter], settings: Settings) -> OpsServer | None:
+    """The /metrics, /healthz and /readyz server on MAJLIS_METRICS_PORT (None when it is not set): ready when the
+    database answers and every configured platform is connected."""
+    if settings.metrics_port is None:
+        return None
+    from bot.ops_server import OpsServer  # aiohttp's server: imported only by a bot that serves the port
+
+    checks: dict[str, Check] = {"database": store.ping}
+    for adapter in adapters:
+        checks[adapter.transport.platform] = adapter.connected
+    return OpsServer(service.metrics, checks, host=settings.metrics_listen, port=settings.metrics_port)
 
 
 async def run_platforms(settings: Settings) -> None:
@@ -67,8 +89,11 @@ async def run_platforms(settings: Settings) -> None:
     timers: asyncio.Task[None] | None = None
     pids = pid_file()
     drained = False
+    ops = ops_server(service, store, adapters, settings)
     try:
         write_pid_file(pids)
+        if ops is not None:  # first: /healthz answers while the pictures warm up, /readyz once all is connected
+            await ops.start()
         await service.warm_up()
         for adapter in adapters:
             # Counted before it starts: an adapter that fails half-way (a bad token after its HTTP session opened)
@@ -110,5 +135,7 @@ async def run_platforms(settings: Settings) -> None:
             await asyncio.wait_for(service.close(), CLOSE_SECONDS)
         except TimeoutError:
             service.pictures.close()
+        if ops is not None:
+            await ops.stop()
         await store.close()
         remove_pid_file(pids)

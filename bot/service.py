@@ -14,12 +14,15 @@ timers, delivery, ladder, standings, coins, replays, tournaments).
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 from bot import callbacks
 from bot.core.coins import Coins
 from bot.core.delivery import Delivery
 from bot.core.ladder import Ladder
 from bot.core.lobby import Lobby
+from bot.core.operators import COMMANDS as OPERATOR_COMMANDS
+from bot.core.operators import OperatorDesk
 from bot.core.play import MAX_BOT_MOVES, Play
 from bot.core.replays import Replays
 from bot.core.standings import Standings
@@ -27,6 +30,7 @@ from bot.core.timers import AWAY_AFTER_TIMEOUTS, Timers
 from bot.core.tournaments import Tournaments
 from bot.games import playable_games
 from bot.i18n import pick_language, refusal, t
+from bot.logs import log_context
 from bot.messages import Actor, ChatRef, Reply, Transport
 from engine import IllegalMove
 from storage.models import Match
@@ -43,6 +47,12 @@ class Service(Lobby, Play, Timers, Delivery, Ladder, Standings, Coins, Replays, 
     coin_grants=, render_processes=)`, `attach`,
     `command`, `press`, `tick`, `run_timers`, `resume`, `warm_up`."""
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # The operators' commands and bans (bot/core/operators.py): a concern of its own, handed what it uses.
+        self.desk = OperatorDesk(self.store, self.operators, self.metrics, self._release_seat,
+                                 self.pending_deliveries)
+
     def attach(self, transport: Transport, *, images: bool = True) -> None:
         self.transports[transport.platform] = transport
         self.images[transport.platform] = images
@@ -56,16 +66,21 @@ class Service(Lobby, Play, Timers, Delivery, Ladder, Standings, Coins, Replays, 
         (the adapters do, so a press is answered before any table edit waits in a rate limiter)."""
         if actor.platform != chat.platform:  # players are per platform: never act on another platform's chat
             return Reply(t(pick_language(actor.language), "err.bad_button"), alert=True)
-        with self.closing.handling():
-            reply = await self._command(actor, chat, name, args or [])
-        if deliver:
-            await self.deliver()
+        with log_context(platform=actor.platform):
+            with self.closing.handling():
+                reply = await self._command(actor, chat, name, args or [])
+            if deliver:
+                await self.deliver()
         return reply
 
     async def _command(self, actor: Actor, chat: ChatRef, name: str, args: list[str]) -> Reply:
         self._fresh_reads()
         player = await self._actor_player(actor)
         lang = await self._lang_for(actor, chat, player.language)
+        if name in OPERATOR_COMMANDS:
+            return await self.desk.command(name, actor, chat, lang, args)
+        if player.banned_at is not None and not self.desk.is_operator(actor):
+            return self.desk.banned(lang)
         handler = {
             "new": self._cmd_new, "join": self._cmd_join, "leave": self._cmd_leave, "start": self._cmd_start,
             "cancel": self._cmd_cancel, "hand": self._cmd_hand, "score": self._cmd_score, "top": self._cmd_top,
@@ -85,16 +100,19 @@ class Service(Lobby, Play, Timers, Delivery, Ladder, Standings, Coins, Replays, 
         """A button press carrying an action code from `bot.callbacks`; `deliver` as for `command`."""
         if actor.platform != chat.platform:
             return Reply(t(pick_language(actor.language), "err.bad_button"), alert=True)
-        with self.closing.handling():
-            reply = await self._press(actor, chat, data)
-        if deliver:
-            await self.deliver()
+        with log_context(platform=actor.platform):
+            with self.closing.handling():
+                reply = await self._press(actor, chat, data)
+            if deliver:
+                await self.deliver()
         return reply
 
     async def _press(self, actor: Actor, chat: ChatRef, data: str | None) -> Reply:
         self._fresh_reads()
         player = await self._actor_player(actor)
         lang = await self._lang_for(actor, chat, player.language)
+        if player.banned_at is not None and not self.desk.is_operator(actor):
+            return self.desk.banned(lang)
         try:
             action = callbacks.decode(data)
         except callbacks.BadAction:
@@ -118,7 +136,8 @@ class Service(Lobby, Play, Timers, Delivery, Ladder, Standings, Coins, Replays, 
         if action.op == "y":  # the replay is posted in the chat where its button was pressed
             return await self._press_replay(match, chat, lang)
         try:
-            return await self._route(action, match, actor, player.id, lang)
+            with log_context(match=match.id):
+                return await self._route(action, match, actor, player.id, lang)
         except IllegalMove as error:
             return Reply(t(lang, "err.illegal", reason=refusal(lang, error)), alert=True)
 
@@ -151,6 +170,13 @@ class Service(Lobby, Play, Timers, Delivery, Ladder, Standings, Coins, Replays, 
         if op == "k" and len(action.args) == 1:
             return await self._pick(match.id, player_id, lang, version, None)
         return Reply(t(lang, "err.bad_button"), alert=True)
+
+    async def _release_seat(self, match_id: int, seat: int, status: str) -> None:
+        """A banned player's seat: freed in a lobby, played by the away bot at a match in play."""
+        if status == "lobby":
+            await self._lobby_unseat(match_id, seat)
+        else:
+            await self._seat_to_bot(match_id, seat)
 
     async def resume(self) -> None:
         """After a restart: let bots finish any turn they owe, then deliver what the pending-delivery marks say

@@ -81,6 +81,8 @@ class Database:
         self._active: dict[asyncio.Task[Any], tuple[AsyncConnection, bool]] = {}  # the task's transaction, writes?
         self.migrations_applied: list[int] = []
         self._closed = False
+        # Told of each statement's text and seconds (bot/metrics.py), once someone asks (`observe_statements`).
+        self._statement_hooks: list[Callable[[str, float], None]] = []
 
     @classmethod
     async def open(cls, url: str | None = None, *, clock: Callable[[], float] = time.time,
@@ -140,6 +142,22 @@ class Database:
             probe = await conn.begin_nested()
             await conn.exec_driver_sql(f"PRAGMA user_version = {version}")
             await probe.rollback()
+
+    def observe_statements(self, hook: Callable[[str, float], None]) -> None:
+        """Call `hook(statement, seconds)` after every statement this store runs: through SQLAlchemy (its
+        cursor events, on every engine: the async one, SQLite's read-only one and the one on aiosqlite's thread)
+        and the sqlite3 fast reads, which bypass SQLAlchemy. A hook must be quick and thread-safe: SQLite's
+        writes run on aiosqlite's thread."""
+        first = not self._statement_hooks
+        self._statement_hooks.append(hook)
+        if first:
+            engines = [self._engine.sync_engine]
+            if self._reader is not None:
+                engines.append(self._reader.engine)
+            if self._on_thread is not None:
+                engines.append(self._on_thread.engine)
+            for engine in engines:
+                _time_statements(engine, self._statement_hooks)
 
     async def close(self) -> None:
         """Close the connections once any transaction in progress has finished; closing twice is harmless."""
@@ -285,6 +303,8 @@ class Database:
         raw = self._driver._conn
         engine = create_engine("sqlite://", creator=lambda: raw, poolclass=StaticPool, pool_reset_on_return=None)
         _sqlite_begin(engine)
+        if self._statement_hooks:
+            _time_statements(engine, self._statement_hooks)
         self._on_thread = engine.connect()
         return self._on_thread
 
@@ -337,6 +357,8 @@ class Database:
     async def _fast_read(self, read: Callable[[sqlite3.Connection], T]) -> T:
         """As `run`'s reads on the event loop: after the transaction under way, if any."""
         assert self._reader is not None
+        if self._statement_hooks:
+            return await self._timed_fast_read(read)
         if self._lock.locked():
             async with self._lock:
                 if self._closed:
@@ -345,6 +367,28 @@ class Database:
         if self._closed:
             raise ValueError("the store is closed")
         return read(self._reader.connection.dbapi_connection)  # type: ignore[arg-type]
+
+    async def _timed_fast_read(self, read: Callable[[sqlite3.Connection], T]) -> T:
+        """A fast read, timed for the statement hooks (the read itself: not the wait for the lock)."""
+        assert self._reader is not None
+        if self._lock.locked():
+            async with self._lock:
+                if self._closed:
+                    raise ValueError("the store is closed")
+                return self._timed(read)
+        if self._closed:
+            raise ValueError("the store is closed")
+        return self._timed(read)
+
+    def _timed(self, read: Callable[[sqlite3.Connection], T]) -> T:
+        assert self._reader is not None
+        started = time.perf_counter()
+        try:
+            return read(self._reader.connection.dbapi_connection)  # type: ignore[arg-type]
+        finally:
+            seconds = time.perf_counter() - started
+            for hook in self._statement_hooks:
+                hook("SELECT", seconds)
 
     async def _exec(self, db: AsyncConnection, statement: Executable, params: Any = None) -> CursorResult[Any]:
         return await db.execute(statement, params)
@@ -443,6 +487,27 @@ def _reader(path: str) -> Connection:
         cursor.close()
 
     return engine.connect()
+
+
+_STARTED = "majlis_statement_started"  # Connection.info key: when the statement under way began
+
+
+def _time_statements(engine: Engine, hooks: list[Callable[[str, float], None]]) -> None:
+    """Tell `hooks` of every statement `engine` runs and how long its cursor took (SQLAlchemy's cursor events)."""
+
+    @event.listens_for(engine, "before_cursor_execute")
+    def _before(conn: Connection, _cursor: Any, _statement: str, _parameters: Any, _context: Any,
+                _many: bool) -> None:
+        conn.info[_STARTED] = time.perf_counter()
+
+    @event.listens_for(engine, "after_cursor_execute")
+    def _after(conn: Connection, _cursor: Any, statement: str, _parameters: Any, _context: Any,
+               _many: bool) -> None:
+        started = conn.info.pop(_STARTED, None)
+        if started is not None:
+            seconds = time.perf_counter() - started
+            for hook in hooks:
+                hook(statement, seconds)
 
 
 def _sqlite_begin(engine: Engine) -> None:

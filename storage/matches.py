@@ -62,6 +62,18 @@ _LOBBY_SHOWN = (update(matches).where(matches.c.id == bindparam("match_id"))
                 .returning(matches.c.lobby_version))
 
 
+class DueTimer(tuple[int, int]):
+    """A claimed timer: (match id, version), as it compares and unpacks, and the deadline it had when claimed
+    (`deadline`, for how late it fired: bot/metrics.py)."""
+
+    deadline: float
+
+    def __new__(cls, match_id: int, version: int, deadline: float) -> DueTimer:
+        timer = super().__new__(cls, (match_id, version))
+        timer.deadline = deadline
+        return timer
+
+
 class MatchOps(StatsOps, CoinOps, RatingOps, DeadlineWakes):
     # ---- matches -------------------------------------------------------------------------------------------
 
@@ -133,7 +145,7 @@ class MatchOps(StatsOps, CoinOps, RatingOps, DeadlineWakes):
             .order_by(matches.c.deadline))
         return [(row["id"], row["version"]) for row in rows]
 
-    async def claim_due_timers(self, now: float, lease: float, limit: int = 100) -> list[tuple[int, int]]:
+    async def claim_due_timers(self, now: float, lease: float, limit: int = 100) -> list[DueTimer]:
         """(match id, version) of due turn timers that this worker now owns, oldest deadline first.
 
         Several workers tick at once: each claims the due rows it can lock (FOR UPDATE SKIP LOCKED: rows another
@@ -145,7 +157,7 @@ class MatchOps(StatsOps, CoinOps, RatingOps, DeadlineWakes):
         """
         def claim(db: Connection) -> list[Row]:
             rows = list(db.execute(
-                select(matches.c.id, matches.c.version)
+                select(matches.c.id, matches.c.version, matches.c.deadline)
                 .where(matches.c.status == "active", matches.c.deadline.is_not(None), matches.c.deadline <= now)
                 .order_by(matches.c.deadline).limit(limit).with_for_update(skip_locked=True)).mappings().all())
             if rows:
@@ -154,7 +166,7 @@ class MatchOps(StatsOps, CoinOps, RatingOps, DeadlineWakes):
             return rows
 
         rows = await self.run(claim)
-        return [(row["id"], row["version"]) for row in rows]
+        return [DueTimer(row["id"], row["version"], row["deadline"]) for row in rows]
 
     async def next_deadline(self) -> float | None:
         """The earliest turn deadline of any match in play (None: no turn is timed): when the timer loop must

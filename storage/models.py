@@ -34,11 +34,12 @@ class Player:
     created: float
     client_language: str | None = None  # what the user's app reports; used until they choose
     username: str | None = None  # the platform handle, for `/stats @name`
+    banned_at: float | None = None  # when an operator banned the account (/ban); None: not banned
 
     @classmethod
     def from_row(cls, row: Mapping[str, Any]) -> Player:
         return cls(row["id"], row["platform"], row["user_id"], row["display_name"], row["language"],
-                   row["created"], row["client_language"], row["username"])
+                   row["created"], row["client_language"], row["username"], row["banned_at"])
 
 
 @dataclass(frozen=True)

@@ -21,6 +21,7 @@ players = Table(
     Column("created", Float, nullable=False),
     Column("client_language", Text),
     Column("username", Text),
+    Column("banned_at", Float),  # when an operator banned this account (/ban); None: not banned
 )
 
 chats = Table(

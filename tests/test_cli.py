@@ -249,9 +249,10 @@ def test_the_bots_log_never_shows_the_token_in_a_request_url(caplog):
     import logging
 
     from bot.cli import configure_logging
+    from bot.logs import QUIET
 
     root = logging.getLogger()
-    kept = root.level, logging.getLogger("httpx").level
+    kept = root.level, {name: logging.getLogger(name).level for name in QUIET}
     try:
         configure_logging(operators=True)
         with caplog.at_level(logging.INFO):
@@ -260,4 +261,5 @@ def test_the_bots_log_never_shows_the_token_in_a_request_url(caplog):
         assert "started" in caplog.text and "SECRET" not in caplog.text
     finally:
         root.setLevel(kept[0])
-        logging.getLogger("httpx").setLevel(kept[1])
+        for name, level in kept[1].items():
+            logging.getLogger(name).setLevel(level)

@@ -112,6 +112,7 @@ async def test_a_killed_worker_fails_its_jobs_in_flight_and_is_replaced():
         (killed,) = pool.pids
         jobs = [asyncio.ensure_future(pool.submit(_stall)), asyncio.ensure_future(pool.submit(_echo, 1))]
         await asyncio.wait_for(busy.wait(), 60)  # the worker is inside the first job, the second waits for it
+        assert pool.queued == 2 and pool.restarts == 0  # what /metrics reads (bot/metrics.py)
         os.kill(killed, signal.SIGKILL)
         for job in jobs:
             with pytest.raises(BrokenProcessPool):
@@ -119,6 +120,7 @@ async def test_a_killed_worker_fails_its_jobs_in_flight_and_is_replaced():
         value, pid = await asyncio.wait_for(pool.submit(_echo, 2), 60)
         assert value == 2 and pid != killed and pool.pids == [pid], "a fresh worker took the dead one's place"
         assert not _alive(killed)
+        assert pool.restarts == 1 and pool.queued == 0
     finally:
         loop.remove_signal_handler(signal.SIGUSR1)
         pool.close()
@@ -137,6 +139,7 @@ async def test_pictures_draws_again_when_its_worker_was_killed():
         drawn = await asyncio.wait_for(pictures.draw(picture), 120)
         assert drawn == renderers.render_rack("kenza", GAME.view(state, 0), "en", ["Ali", "Mona"])
         assert pictures.drawn == 1 and pictures._pool.pids != [killed]
+        assert pictures.restarts == 1 and pictures.queued == 0
     finally:
         pictures.close()
 

@@ -12,9 +12,11 @@ import gc
 import os
 import random
 import signal
+import socket
 import sys
 from pathlib import Path
 
+import aiohttp
 import discord
 import pytest
 from aiohttp import web
@@ -57,6 +59,12 @@ async def serve(handler, path: str) -> tuple[web.AppRunner, int]:
     return runner, port
 
 
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
 async def wait_for_line(stream: asyncio.StreamReader, needle: str, seen: list[str]) -> None:
     while True:
         line = (await stream.readline()).decode(errors="replace")
@@ -71,14 +79,24 @@ async def wait_for_line(stream: asyncio.StreamReader, needle: str, seen: list[st
 async def test_majlis_run_stops_cleanly_on_a_signal(tmp_path, stop_signal):
     runner, port = await serve(bot_api, "/bot{token}/{method}")
     env = {key: value for key, value in os.environ.items() if not key.startswith(("TELEGRAM_", "DISCORD_"))}
+    metrics_port = free_port()
     env.update(TELEGRAM_BOT_TOKEN=TOKEN, TELEGRAM_BASE_URL=f"http://127.0.0.1:{port}",
-               DATABASE_URL=str(tmp_path / "majlis.db"), PYTHONPATH=str(ROOT), PYTHONWARNINGS="always")
+               DATABASE_URL=str(tmp_path / "majlis.db"), PYTHONPATH=str(ROOT), PYTHONWARNINGS="always",
+               MAJLIS_METRICS_PORT=str(metrics_port), MAJLIS_METRICS_LISTEN="127.0.0.1")
     process = await asyncio.create_subprocess_exec(
         sys.executable, "-m", "bot.cli", "run", cwd=tmp_path, env=env,
         stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
     seen: list[str] = []
     try:
         await asyncio.wait_for(wait_for_line(process.stderr, "Majlis is running", seen), 60)
+        # The operator's port (issue 30): ready, and the real Bot API calls counted through PTB's own HTTP client.
+        async with aiohttp.ClientSession() as session:
+            async with session.get(f"http://127.0.0.1:{metrics_port}/readyz") as response:
+                assert (response.status, await response.text()) == (200, "database: ok\ntelegram: ok\n")
+            async with session.get(f"http://127.0.0.1:{metrics_port}/metrics") as response:
+                page = await response.text()
+        assert 'majlis_platform_api_calls_total{method="getMe",outcome="ok",platform="telegram"} 1.0' in page
+        assert TOKEN not in page
         process.send_signal(stop_signal)
         _, rest = await asyncio.wait_for(process.communicate(), 60)
     finally:

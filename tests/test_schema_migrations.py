@@ -63,7 +63,8 @@ ADDED = {2: {"players": {"client_language": None, "username": None}},
          4: {"matches": {"delivered_version": "by status"}},
          5: {"matches": {"stake": 0}},
          6: {"matches": {"rated": 0}},
-         8: {"matches": {"lobby_version": 0, "lobby_shown": 0}}}  # revision 0008: no lobby message owed
+         8: {"matches": {"lobby_version": 0, "lobby_shown": 0}},  # revision 0008: no lobby message owed
+         12: {"players": {"banned_at": None}}}  # revision 0012 (bans): nobody is banned
 
 
 async def _legacy_database(path: str, version: int) -> list[tuple[str, dict[str, object]]]:

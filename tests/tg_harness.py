@@ -463,11 +463,13 @@ class Bot:
     """One running adapter on a `FakeTelegram`: the real Application, Service and Store, fed updates by hand."""
 
     def __init__(self, server: FakeTelegram, store: Any, *, clock: Callable[[], float] | None = None,
-                 seed: int = 1, images: bool = True, pacing: bool = False, limiter: Any = None) -> None:
+                 seed: int = 1, images: bool = True, pacing: bool = False, limiter: Any = None,
+                 operators: frozenset[tuple[str, str]] = frozenset()) -> None:
         """`seed` fixes every deal the service makes; `clock` (a `Clock` unless given) is the only time it reads.
         `pacing`: keep Telegram's ~20 table edits a minute per group (driven by `clock` and `Service.tick`);
         without it the table is edited after every move, as a test playing at machine speed wants to read it.
-        `limiter`: another PTB rate limiter (e.g. one that lets a 429 through at once)."""
+        `limiter`: another PTB rate limiter (e.g. one that lets a 429 through at once). `operators`: the
+        service's MAJLIS_OPERATORS."""
         import random
 
         from bot.service import Service
@@ -475,7 +477,8 @@ class Bot:
 
         self.server = server
         self.store = store
-        self.service = Service(store, clock=clock or Clock(1_700_000_000.0), seed_source=random.Random(seed))
+        self.service = Service(store, clock=clock or Clock(1_700_000_000.0), seed_source=random.Random(seed),
+                               operators=operators)
         self.request = RecordingRequest(server)
         self.adapter = TelegramAdapter.for_tests(self.service, make_settings(), self.request, images=images,
                                                  **({"rate_limiter": limiter} if limiter is not None else {}))

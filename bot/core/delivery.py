@@ -30,6 +30,7 @@ import engine
 from bot import presenter
 from bot.core.state import MAX_RECAP, ServiceState, match_state
 from bot.i18n import game_name, t
+from bot.logs import bind_log_fields
 from bot.messages import Actor, Busy, ChatRef, MessageGone, OutMessage, Reply, Unreachable
 from storage.models import Match, Message, Seat
 
@@ -241,6 +242,7 @@ class Delivery(ServiceState):
                 match = await self.store.get_match(match_id)
                 if match is None or match.platform not in self.transports:
                     return
+                bind_log_fields(match=match.id, platform=match.platform)  # this pass runs in a task of its own
                 left = await self._deliver_pass(match, due)
                 if left.empty and not _in_play(match):
                     if match.status == "cancelled" and match_id not in self._due:
@@ -285,6 +287,7 @@ class Delivery(ServiceState):
             else:
                 await self._deliver_table(match, match_state(match), await self._seats(match.id), left, errors)
         if errors:
+            self.metrics.delivery_retry()
             left.attempts += 1
             retry_after = max((e.retry_after for e in errors if isinstance(e, Busy)), default=0.0)
             delay = max(retry_after, min(RETRY_CAP, 2.0 ** (left.attempts - 1)))

@@ -237,6 +237,15 @@ class Lobby(Coins):
             match = await self.store.get_match(match.id) or match
             return Reply(t(lang, "err.not_lobby" if match.status != "lobby" else "err.stale"), alert=True)
 
+    async def _lobby_unseat(self, match_id: int, seat_index: int) -> None:
+        """Free a lobby seat whose player may no longer play (an operator banned them), as their Leave would."""
+        async with self._locks[match_id]:
+            match = await self.store.get_match(match_id)
+            if match is None or match.status != "lobby":
+                return
+            await self._seat_write(self.store.remove_seat, match.id, seat_index)
+            self._owe_lobby(match.id)
+
     async def _lobby_change(self, op: str, match: Match, actor: Actor, player_id: int, lang: str,
                             args: tuple[str, ...]) -> Reply:
         async with self._locks[match.id]:

@@ -139,6 +139,16 @@ class Pictures:
             self._size -= len(dropped)
 
     @property
+    def queued(self) -> int:
+        """Pictures being drawn or waiting to be (the render pool's jobs in flight, or the render thread's)."""
+        return self._pool.queued if self._pool is not None else len(self._drawing)
+
+    @property
+    def restarts(self) -> int:
+        """Render worker processes that died and were replaced (0 with the render thread)."""
+        return self._pool.restarts if self._pool is not None else 0
+
+    @property
     def cached_bytes(self) -> int:
         return self._size
 

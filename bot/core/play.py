@@ -167,6 +167,7 @@ class Play(ServiceState):
                                             record_stats=ui_for(match.game).counts_in_stats(match.options),
                                             places=places, sides=sides)
         self._timer_due(match.deadline)  # the next turn's deadline, now stored
+        self.metrics.moved(match.game, actor)
         if match.status == "finished":
             await self._after_finish(match.id)
         self._moved(match.id, seat)

@@ -157,6 +157,7 @@ class RenderPool:
         self._starting = asyncio.Lock()
         self._ids = itertools.count(_READY + 1)
         self._closed = False
+        self.restarts = 0  # workers that died after starting and were replaced (bot/metrics.py reads it)
 
     async def submit(self, function: Callable[..., T], *args: Any) -> T:
         """`function(*args)` in the worker with the fewest jobs in flight."""
@@ -246,6 +247,7 @@ class RenderPool:
         self._retire(worker, BrokenProcessPool(f"render worker {process.pid} died (exit code {process.exitcode})"))
         self._dead.append(process)
         if started:
+            self.restarts += 1
             try:
                 await self._fill()
             except Exception:
@@ -284,6 +286,11 @@ class RenderPool:
                 process.kill()
                 process.join()
         self._dead.clear()
+
+    @property
+    def queued(self) -> int:
+        """Jobs sent to the workers and not answered yet (being drawn, or waiting behind one)."""
+        return sum(len(worker.jobs) for worker in self._workers)
 
     @property
     def pids(self) -> list[int]:

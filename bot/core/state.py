@@ -48,6 +48,7 @@ from bot.drain import Closing
 from bot.games import ui_for
 from bot.i18n import normalize, pick_language
 from bot.messages import Actor, ChatRef, OutMessage, Transport
+from bot.metrics import Metrics, ServiceCollector
 from storage import Store
 from storage.coins import CoinGrants
 from storage.models import Chat, Match, Message, Player, Seat
@@ -80,6 +81,7 @@ class ServiceState:
         coin_grants: CoinGrants | None = None,
         operators: frozenset[tuple[str, str]] = frozenset(),
         render_processes: int = 0,
+        metrics: Metrics | None = None,
     ) -> None:
         self.store = store
         self.operators = operators  # (platform, user id) of who may schedule tournaments (MAJLIS_OPERATORS)
@@ -130,6 +132,15 @@ class ServiceState:
         self._cards_shut: set[int] = set()  # tournaments whose cards were redrawn when registration closed
         # A drain (bot/drain.py): no new tables once it starts, and the updates being handled, which it waits for.
         self.closing = Closing()
+        # What Prometheus reads (bot/metrics.py): one Metrics per service, counting only this service's work; the
+        # levels it holds (deliveries pending, the render queue) and the database's counts are read at each scrape.
+        self.metrics = metrics or Metrics()
+        self.metrics.watch(ServiceCollector(self))
+        self.metrics.watch_store(store, clock)
+
+    def pending_deliveries(self) -> int:
+        """Matches whose screens this worker still owes (for /metrics and /status)."""
+        return len(self._due) + len([match_id for match_id in self._delivering if match_id not in self._due])
 
     def _timer_due(self, at: float | None) -> None:
         """Something must happen at `at`: a turn deadline just written, a retry, a coalesced table edit. The

@@ -12,6 +12,7 @@ from bot import callbacks
 from bot.core.state import ServiceState, match_state
 from bot.games import ui_for
 from bot.i18n import t, tn
+from bot.logs import log_context
 from bot.messages import Actor, ChatRef, OutMessage, Reply
 from engine.bots import decide
 from storage.errors import StaleVersion
@@ -57,8 +58,10 @@ class Timers(ServiceState):
         for _ in range(1000):  # a guard against a clock gone wrong: each timeout leaves a later deadline
             now = self.clock()
             claimed = await self.store.claim_due_timers(now, TIMER_LEASE, limit=TIMER_BATCH)
-            for match_id, version in claimed:
-                fired += await self._timeout(match_id, version, now + TIMER_LEASE)
+            for timer in claimed:
+                self.metrics.timer_fired(now - timer.deadline)
+                with log_context(match=timer[0]):
+                    fired += await self._timeout(*timer, now + TIMER_LEASE)
             if len(claimed) < TIMER_BATCH:
                 break
         await self._tournament_tick()  # bot/core/tournaments.py: draws due, results, check-ins, forfeits
@@ -271,6 +274,20 @@ class Timers(ServiceState):
             match = await self._run_bots(match)
             self._schedule(match, changed_seats={seat_index}, new_turn=True)
             return 1
+
+    async def _seat_to_bot(self, match_id: int, seat_index: int) -> None:
+        """A seat whose player may no longer play (an operator banned them): the away bot plays it from now on,
+        at once if it is that seat's turn, as after a second timeout (`_timeout`)."""
+        async with self._locks[match_id]:
+            match = await self.store.get_match(match_id)
+            if match is None or match.status != "active":
+                return
+            await self._seat_write(self.store.set_seat_flags, match.id, seat_index, away=True)
+            deadline = await self._deadline_for(match, match_state(match), await self._seats(match.id))
+            match = await self.store.set_deadline(match.id, deadline)
+            self._timer_due(match.deadline)
+            match = await self._run_bots(match)
+            self._schedule(match, changed_seats={seat_index}, new_turn=True)
 
     async def _notify_player(self, match: Match, seat: Seat, key: str, **values: Any) -> None:
         transport = self.transports[match.platform]

@@ -15,6 +15,7 @@ from bot.discord_adapter.commands import CatalogTranslator, build_all
 from bot.discord_adapter.interactions import InteractionHandler
 from bot.discord_adapter.transport import DiscordTransport
 from bot.discord_adapter.views import ActionButton, ActionSelect
+from bot.platform_calls import meter_discord
 from bot.service import Service
 
 log = logging.getLogger(__name__)
@@ -88,6 +89,9 @@ class DiscordAdapter:
         if not self.settings.discord_token:
             raise RuntimeError("DISCORD_BOT_TOKEN is not set")
         self.service.attach(self.transport, images=True)
+        metrics = getattr(self.service, "metrics", None)
+        if metrics is not None:  # every REST call counted by route and outcome (bot/platform_calls.py)
+            meter_discord(self.client.http, metrics)
         await self.client.login(self.settings.discord_token)
 
     async def start(self) -> None:
@@ -104,6 +108,10 @@ class DiscordAdapter:
         if ready not in done:
             ready.cancel()
             log.warning("Discord is not ready after %.0f s; going on while the client keeps connecting", READY_TIMEOUT)
+
+    def connected(self) -> bool:
+        """Whether the gateway connection is up and ready (for /readyz)."""
+        return self.client.is_ready() and not self.client.is_closed()
 
     async def stop(self) -> None:
         await self.client.close()

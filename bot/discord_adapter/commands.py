@@ -131,7 +131,20 @@ def specs() -> list[Spec]:
              lambda v: [str(v["match"])] if v.get("match") else []),
         Spec("tournament", (Param("words", str | None, "dc.param.words"),),
              lambda v: str(v["words"]).split() if v.get("words") else []),
+        # The operators' (bot/core/operators.py); anyone else is told they are the operators'.
+        Spec("ban", (Param("user", discord.User | None, "dc.param.user"), Param("who", str | None, "dc.param.who")),
+             _user_args),
+        Spec("unban", (Param("user", discord.User | None, "dc.param.user"),
+                       Param("who", str | None, "dc.param.who")), _user_args),
+        Spec("status"),
     ]
+
+
+def _user_args(values: dict[str, Any]) -> list[str]:
+    """A chosen member by id, else the typed id / @name / platform:id."""
+    if values.get("user"):
+        return [str(values["user"].id)]
+    return [str(values["who"])] if values.get("who") else []
 
 
 def build(spec: Spec, runner: CommandRunner) -> app_commands.Command[Any, ..., None]:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import enum
 import logging
+import time
 from typing import Any
 
 import discord
@@ -55,17 +56,26 @@ def _gone(error: discord.HTTPException) -> bool:
 class InteractionHandler:
     def __init__(self, service: Service) -> None:
         self.service = service
+        self.metrics = getattr(service, "metrics", None)  # press -> answer -> screens times (bot/metrics.py)
+
+    def _timed(self, kind: str, started: float, *, screens: bool = False) -> None:
+        if self.metrics is not None:
+            self.metrics.answered(PLATFORM, kind, started, screens=screens)
 
     # ------------------------------------------------------------------------------------------ entry points
     async def on_command(self, interaction: discord.Interaction, name: str, args: list[str]) -> None:
+        started = time.perf_counter()
         if not await self._defer(interaction, ephemeral=True):
             return
         reply = await self._call(interaction, self.service.command(actor_of(interaction), chat_of(interaction),
                                                                    name, args, deliver=False))
         await self._answer(interaction, reply, Answer.ORIGINAL)
+        self._timed("command", started)
         await self.service.deliver()  # the channel's table and notices, once the user has their answer
+        self._timed("command", started, screens=True)
 
     async def on_press(self, interaction: discord.Interaction, code: str) -> None:
+        started = time.perf_counter()
         message = interaction.message
         if message is not None and message.flags.ephemeral:
             mode = Answer.SOURCE
@@ -81,7 +91,9 @@ class InteractionHandler:
         reply = await self._call(interaction, self.service.press(actor_of(interaction), chat_of(interaction), code,
                                                                  deliver=False))
         await self._answer(interaction, reply, mode)
+        self._timed("press", started)
         await self.service.deliver()
+        self._timed("press", started, screens=True)
 
     # ------------------------------------------------------------------------------------------ steps
     async def _defer(self, interaction: discord.Interaction, *, ephemeral: bool) -> bool:

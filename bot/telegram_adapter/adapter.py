@@ -22,9 +22,10 @@ from telegram.ext import (
     MessageHandler,
     filters,
 )
-from telegram.request import BaseRequest
+from telegram.request import BaseRequest, HTTPXRequest
 
 from bot.config import Settings
+from bot.platform_calls import MeteredRequest
 from bot.service import Service
 from bot.telegram_adapter import commands
 from bot.telegram_adapter.handlers import AdminCache, Handlers
@@ -78,6 +79,11 @@ class TelegramAdapter:
         if settings.telegram_base_url:
             base_url, base_file_url = api_urls(settings.telegram_base_url)
             builder = builder.base_url(base_url).base_file_url(base_file_url)
+        metrics = getattr(service, "metrics", None)  # (a stand-in service without one counts nothing)
+        if metrics is not None:
+            # Every Bot API call counted by method and outcome (bot/platform_calls.py), around the request PTB
+            # would build itself (its defaults: 256 connections, the default time-outs).
+            request = MeteredRequest(request or HTTPXRequest(connection_pool_size=256), metrics)
         if request is not None:
             builder = builder.request(request)
         if get_updates_request is not None:
@@ -153,6 +159,13 @@ class TelegramAdapter:
         if self.application.running:
             await self.application.stop()
         await self.application.shutdown()
+
+    def connected(self) -> bool:
+        """Whether the bot is logged in and receiving updates (for /readyz): the application runs, and its
+        long polling or webhook server too."""
+        updater = self.application.updater
+        receiving = not self._receiving or (updater is not None and updater.running)
+        return self.application.running and receiving
 
     async def process(self, update: Update) -> None:
         """Handle one update now (tests, and a webhook server of one's own)."""

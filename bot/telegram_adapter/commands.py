@@ -16,6 +16,10 @@ from bot.i18n import DEFAULT_LANGUAGE, LANGUAGES, t
 COMMANDS = ("new", "join", "leave", "start", "cancel", "hand", "score", "top", "stats", "rules", "lang", "help",
             "m", "back", "timer", "coins", "rated", "replay", "tournament")
 
+# The operators' commands (MAJLIS_OPERATORS; bot/core/operators.py): answered, but not in anyone's menu.
+OPERATOR_COMMANDS = ("ban", "unban", "status")
+ANSWERED = frozenset(COMMANDS) | frozenset(OPERATOR_COMMANDS)
+
 # Commands whose outcome depends on the sender being a chat administrator (checked with getChatMember on demand).
 ADMIN_COMMANDS = frozenset({"cancel", "lang", "timer", "rated"})
 

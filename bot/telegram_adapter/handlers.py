@@ -26,6 +26,7 @@ from bot.telegram_adapter.transport import ALERT_LIMIT, PLATFORM, TEXT_LIMIT, Te
 log = logging.getLogger(__name__)
 
 ADMIN_TTL = 300.0  # seconds an administrator check is trusted
+USER_COMMANDS = frozenset({"stats", "ban", "unban"})  # commands naming a user: a reply to them names them too
 ADMIN_STATUSES = frozenset({ChatMemberStatus.OWNER, ChatMemberStatus.ADMINISTRATOR})
 
 
@@ -67,6 +68,12 @@ def busy_reply(lang: str, busy: Busy, what: str) -> Reply:
     return Reply(t(lang, "err.busy"), alert=True)
 
 
+def button_label(data: str | None) -> str:
+    """A pressed button for a log line: its action and match (`m:12`), never the rest of its code, where a picking
+    state may name the presser's cards."""
+    return ":".join((data or "").split(":")[:2]) or "?"
+
+
 def chat_ref(chat: Chat) -> ChatRef:
     return ChatRef(PLATFORM, str(chat.id), private=chat.type == ChatType.PRIVATE)
 
@@ -76,9 +83,15 @@ class Handlers:
         self.service = service
         self.transport = transport
         self.admins = admins or AdminCache()
+        self.metrics = getattr(service, "metrics", None)  # press -> answer -> screens times (bot/metrics.py)
+
+    def _timed(self, kind: str, started: float, *, screens: bool = False) -> None:
+        if self.metrics is not None:
+            self.metrics.answered(PLATFORM, kind, started, screens=screens)
 
     # ------------------------------------------------------------------------------------------------- commands
     async def on_command(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        started = time.perf_counter()
         message = update.effective_message
         user = update.effective_user
         chat = update.effective_chat
@@ -88,11 +101,11 @@ class Handlers:
         if parsed is None:
             return
         private = chat.type == ChatType.PRIVATE
-        if parsed.name not in commands.COMMANDS and not (private or parsed.addressed):
+        if parsed.name not in commands.ANSWERED and not (private or parsed.addressed):
             return  # an unknown bare command in a group is probably another bot's
         try:
             is_admin = parsed.name in commands.ADMIN_COMMANDS and await self.admins.is_admin(context, chat, user)
-            args = self._stats_target(message, parsed) if parsed.name == "stats" else parsed.args
+            args = self._stats_target(message, parsed) if parsed.name in USER_COMMANDS else parsed.args
             reply = await self.service.command(actor_for(user, is_admin), chat_ref(chat), parsed.name, args,
                                                deliver=False)
         except Busy as busy:
@@ -103,7 +116,9 @@ class Handlers:
         if parsed.name in commands.SECRET_COMMANDS and not private:
             await self._delete_typed(context, chat, message.message_id)
         await self._answer_command(context, chat, message.message_id, user, reply)
+        self._timed("command", started)
         await self.service.deliver()  # the screens others see, after the user has their answer
+        self._timed("command", started, screens=True)
 
     @staticmethod
     async def _delete_typed(context: ContextTypes.DEFAULT_TYPE, chat: Chat, message_id: int) -> None:
@@ -168,6 +183,7 @@ class Handlers:
 
     # ------------------------------------------------------------------------------------------------- buttons
     async def on_press(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        started = time.perf_counter()
         query = update.callback_query
         if query is None:
             return
@@ -181,12 +197,14 @@ class Handlers:
                 context, chat, user)
             reply = await self.service.press(actor_for(user, is_admin), ref, data, deliver=False)
         except Busy as busy:
-            reply = busy_reply(lang, busy, f"button {query.data!r}")
+            reply = busy_reply(lang, busy, f"button {button_label(query.data)}")
         except Exception:
-            log.exception("button %r from %s failed", query.data, user.id)
+            log.exception("button %s from %s failed", button_label(query.data), user.id)
             reply = Reply(t(lang, "err.generic"), alert=True)
         await self._answer_press(context, query, user, lang, reply)
+        self._timed("press", started)
         await self.service.deliver()  # the callback is answered: now the racks and the table
+        self._timed("press", started, screens=True)
 
     async def _answer_press(self, context: ContextTypes.DEFAULT_TYPE, query: CallbackQuery, user: User, lang: str,
                             reply: Reply) -> None:
@@ -234,4 +252,5 @@ class Handlers:
 
     # ------------------------------------------------------------------------------------------------- errors
     async def on_error(self, update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
-        log.error("unhandled error for update %r", update, exc_info=context.error)
+        # The update's number, not the update: its text may be a typed move naming the typer's cards.
+        log.error("unhandled error for update %s", getattr(update, "update_id", "?"), exc_info=context.error)

@@ -55,7 +55,8 @@ def markup(keyboard: Keyboard) -> InlineKeyboardMarkup | None:
             elif button.data:
                 buttons.append(InlineKeyboardButton(button.label, callback_data=button.data))
             else:
-                log.warning("dropping a button with neither data nor url: %r", button.label)
+                # (not its label: a rack's button names a card of the hand)
+                log.warning("dropping a button with neither data nor url")
         if buttons:
             rows.append(buttons)
     return InlineKeyboardMarkup(rows) if rows else None
