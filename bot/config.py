@@ -43,6 +43,21 @@ def parse_operators(text: str) -> frozenset[tuple[str, str]] | None:
     return frozenset(out)
 
 
+def parse_waits(text: str) -> tuple[tuple[str, float], ...] | None:
+    """MAJLIS_QUEUE_WAIT's pairs ("*" for a bare number); None when a part is not `name=seconds` (0 to 3600)."""
+    out = []
+    for part in (part.strip() for part in text.split(",") if part.strip()):
+        name, sep, seconds = part.rpartition("=") if "=" in part else ("*", "=", part)
+        try:
+            wait = float(seconds)
+        except ValueError:
+            return None
+        if not sep or not name.strip() or not 0 <= wait <= 3600:
+            return None
+        out.append((name.strip().lower(), wait))
+    return tuple(out)
+
+
 @dataclass(frozen=True)
 class Settings:
     telegram_token: str | None
@@ -66,6 +81,9 @@ class Settings:
     redis_url: str | None = None
     # TELEGRAM_WEBHOOK_SECRET: the secret every webhook worker registers and checks (None: derived from the token).
     telegram_webhook_secret: str | None = None
+    # MAJLIS_QUEUE_WAIT: seconds a Quick queue waits for people before bots fill its table, per "game.mode", per
+    # "mode" or for every queue ("*", or a bare number): "30" or "konkan_tiles.quick=20,turbo=15,*=30".
+    queue_waits: tuple[tuple[str, float], ...] = ()
 
     @classmethod
     def from_env(cls, environ: dict[str, str] | None = None) -> Settings:
@@ -93,6 +111,9 @@ class Settings:
             raise ConfigError("MAJLIS_OPERATORS", value("MAJLIS_OPERATORS") or "", "config.operators")
         shard_count = number("DISCORD_SHARD_COUNT", 1, 10**5, "config.shard_count")
         shard_ids = shards(value("DISCORD_SHARD_IDS"), shard_count)
+        waits = parse_waits(value("MAJLIS_QUEUE_WAIT") or "")
+        if waits is None:
+            raise ConfigError("MAJLIS_QUEUE_WAIT", value("MAJLIS_QUEUE_WAIT") or "", "config.queue_wait")
         secret = value("TELEGRAM_WEBHOOK_SECRET")
         if secret is not None and not WEBHOOK_SECRET.fullmatch(secret):
             raise ConfigError("TELEGRAM_WEBHOOK_SECRET", secret, "config.webhook_secret")
@@ -112,6 +133,7 @@ class Settings:
             discord_shard_ids=shard_ids,
             redis_url=value("MAJLIS_REDIS_URL"),
             telegram_webhook_secret=secret,
+            queue_waits=waits,
         )
 
     @property

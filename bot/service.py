@@ -14,12 +14,15 @@ timers, delivery, ladder, standings, coins, replays, tournaments).
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
+from typing import Any
 
 from bot import callbacks
 from bot.core.coins import Coins
 from bot.core.delivery import Delivery
 from bot.core.ladder import Ladder
 from bot.core.lobby import Lobby
+from bot.core.matchmaking import Matchmaking
 from bot.core.play import MAX_BOT_MOVES, Play
 from bot.core.replays import Replays
 from bot.core.standings import Standings
@@ -30,10 +33,12 @@ from bot.i18n import pick_language, refusal, t
 from bot.messages import Actor, ChatRef, Reply, Transport
 from engine import IllegalMove
 from storage.models import Match
+from storage.queue import MATCHED
 
 __all__ = ["AWAY_AFTER_TIMEOUTS", "MAX_BOT_MOVES", "Service"]
 
 TOURNAMENT_OPS = frozenset({"a", "u", "e", "w", "v"})  # codes naming a tournament, not a match (bot/callbacks.py)
+QUEUE_OPS = frozenset({"q", "z"})  # 🎲 Play now and Leave queue: a queue entry, not a match
 
 log = logging.getLogger(__name__)
 
@@ -41,7 +46,14 @@ log = logging.getLogger(__name__)
 class Service(Lobby, Play, Timers, Delivery, Ladder, Standings, Coins, Replays, Tournaments):
     """The public face the adapters and tests use: `Service(store, clock=, seed_source=, bot_delay=,
     coin_grants=, render_processes=)`, `attach`,
-    `command`, `press`, `tick`, `run_timers`, `resume`, `warm_up`."""
+    `command`, `press`, `tick`, `run_timers`, `resume`, `warm_up`. `queue_waits`: MAJLIS_QUEUE_WAIT's seconds
+    per queue (bot/core/matchmaking.py)."""
+
+    def __init__(self, *args: Any, queue_waits: Mapping[str, float] | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.matchmaking = Matchmaking(self.store, clock=self.clock, seeds=self._seeds, transports=self.transports,
+                                       table_started=self._table_seated, timer_due=self._timer_due,
+                                       waits=queue_waits)
 
     def attach(self, transport: Transport, *, images: bool = True) -> None:
         self.transports[transport.platform] = transport
@@ -71,7 +83,7 @@ class Service(Lobby, Play, Timers, Delivery, Ladder, Standings, Coins, Replays, 
             "stats": self._cmd_stats, "rules": self._cmd_rules, "lang": self._cmd_lang, "help": self._cmd_help,
             "m": self._cmd_move, "back": self._cmd_back, "timer": self._cmd_timer,
             "coins": self._cmd_coins, "rated": self._cmd_rated, "replay": self._cmd_replay,
-            "tournament": self._cmd_tournament,
+            "tournament": self._cmd_tournament, "play": self._cmd_play, "queue": self._cmd_queue,
         }.get(name)
         if handler is None:
             return Reply(t(lang, "err.unknown_command"))
@@ -110,8 +122,12 @@ class Service(Lobby, Play, Timers, Delivery, Ladder, Standings, Coins, Replays, 
             return await self._board_press(chat, lang, action.args)
         if action.op in TOURNAMENT_OPS:
             return await self._tournament_press(action, actor, chat, player.id, lang)
+        if action.op in QUEUE_OPS:
+            return await self.matchmaking.press(chat, player, lang, action)
         match = await self.store.get_match(action.match_id)
-        if match is None or match.platform != actor.platform:
+        # A matched table seats several platforms: whoever holds a seat there may press (their player ids are
+        # their own platform's, so a seat is never another platform's user's).
+        if match is None or match.platform not in (actor.platform, MATCHED):
             return Reply(t(lang, "err.bad_button"), alert=True)
         if action.op == "y":  # the replay is posted in the chat where its button was pressed
             return await self._press_replay(match, chat, lang)
@@ -149,6 +165,28 @@ class Service(Lobby, Play, Timers, Delivery, Ladder, Standings, Coins, Replays, 
         if op == "k" and len(action.args) == 1:
             return await self._pick(match.id, player_id, lang, version, None)
         return Reply(t(lang, "err.bad_button"), alert=True)
+
+    async def _cmd_play(self, actor: Actor, chat: ChatRef, player_id: int, lang: str, args: list[str]) -> Reply:
+        player = await self._player(player_id)
+        assert player is not None
+        if chat.private:
+            self._reachable.add((actor.platform, actor.user_id))
+        return await self.matchmaking.play(chat, player, lang, args)
+
+    async def _cmd_queue(self, actor: Actor, chat: ChatRef, player_id: int, lang: str, args: list[str]) -> Reply:
+        player = await self._player(player_id)
+        assert player is not None
+        return await self.matchmaking.status(player, lang)
+
+    async def _queue_tick(self) -> None:
+        await self.matchmaking.tick()
+
+    async def _table_seated(self, match: Match) -> None:
+        """A table the queue just seated (in play already): the bots it owes move, then its screens are owed."""
+        self._timer_due(match.deadline)
+        async with self._locks[match.id]:
+            match = await self._run_bots(match)
+        self._schedule(match, changed_seats=None, new_turn=True)
 
     async def resume(self) -> None:
         """After a restart: let bots finish any turn they owe, then deliver what the pending-delivery marks say

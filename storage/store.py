@@ -5,11 +5,12 @@ from __future__ import annotations
 from storage.matches import MatchOps
 from storage.messages import MessageOps
 from storage.players import ChatOps, PlayerOps
+from storage.queue import QueueOps
 from storage.sends import SendOps
 from storage.tournaments import TournamentOps
 
 
-class Store(MatchOps, PlayerOps, ChatOps, MessageOps, TournamentOps, SendOps):
+class Store(MatchOps, PlayerOps, ChatOps, MessageOps, TournamentOps, SendOps, QueueOps):
     """Async persistence for Majlis on one SQLite connection.
 
         store = await Store.open()            # ./data/majlis.db, or $DATABASE_URL

@@ -49,7 +49,8 @@ from bot.i18n import normalize, pick_language
 from bot.messages import Actor, ChatRef, OutMessage, Transport
 from storage import Store
 from storage.coins import CoinGrants
-from storage.models import Chat, Match, Message, Player, Seat
+from storage.models import CHAT_DEFAULTS, Chat, Match, Message, Player, Seat
+from storage.queue import MATCHED
 
 log = logging.getLogger(__name__)
 MAX_RECAP = 400  # moves kept for the table's recap at most (a recap shows a folded summary of long runs)
@@ -162,6 +163,8 @@ class ServiceState:
             self._seat_cache.pop(match_id, None)
 
     async def _chat(self, platform: str, chat_id: str) -> Chat:
+        if platform == MATCHED:  # a matched table has no group: nothing of a chat is stored for it
+            return Chat(MATCHED, str(chat_id), None, dict(CHAT_DEFAULTS), 0.0)
         key = (platform, str(chat_id))
         chat = self._chat_cache.get(key)
         if chat is None:
@@ -226,6 +229,27 @@ class ServiceState:
         if player is None:
             return chat_lang
         return pick_language(player.language, player.client_language, chat_lang)
+
+    def _pushes(self, match: Match, seat: Seat | None = None) -> bool:
+        """Whether racks are pushed into private chats: at a matched table always (on Discord a DM with
+        components), at a group's table where the platform may write to a player first (Telegram)."""
+        if match.platform == MATCHED:
+            return True
+        transport = self.transports.get(match.platform)
+        return transport is not None and transport.push_private
+
+    def _shown_on(self, match: Match, seat: Seat) -> str:
+        """The platform a seat is shown on: its own at a matched table, the group's elsewhere."""
+        return (seat.platform or match.platform) if match.platform == MATCHED else match.platform
+
+    def _shows(self, match: Match) -> bool:
+        """Whether this process can show the match: a platform of it is attached."""
+        return match.platform in self.transports or (match.platform == MATCHED and bool(self.transports))
+
+    async def _private_chat(self, platform: str, user_id: str) -> str:
+        """The user's private chat with the bot (Discord: their DM channel, opened on first use)."""
+        opener = getattr(self.transports[platform], "private_chat", None)
+        return str(user_id) if opener is None else await opener(str(user_id))
 
     async def _seat_of(self, match: Match, player_id: int) -> Seat | None:
         for seat in await self._seats(match.id):
@@ -300,6 +324,9 @@ class ServiceState:
 
     async def _after_finish(self, match_id: int) -> None:
         """A match just finished (bot.core.ladder: achievements and the ladder's news)."""
+
+    async def _queue_tick(self) -> None:
+        """Seat the matchmaking queues whose time came (the service's Matchmaking)."""
 
     async def _tell_news(self, match_id: int, platform: str, chat_id: str, lang: str) -> None:
         """Post what a finished match has to tell after its final table (bot.core.ladder)."""

@@ -13,8 +13,8 @@ from telegram import BotCommand
 from bot.i18n import DEFAULT_LANGUAGE, LANGUAGES, t
 
 # In menu order; every one of these is answered by `Service.command`.
-COMMANDS = ("new", "join", "leave", "start", "cancel", "hand", "score", "top", "stats", "rules", "lang", "help",
-            "m", "back", "timer", "coins", "rated", "replay", "tournament")
+COMMANDS = ("new", "play", "queue", "join", "leave", "start", "cancel", "hand", "score", "top", "stats", "rules",
+            "lang", "help", "m", "back", "timer", "coins", "rated", "replay", "tournament")
 
 # Commands whose outcome depends on the sender being a chat administrator (checked with getChatMember on demand).
 ADMIN_COMMANDS = frozenset({"cancel", "lang", "timer", "rated"})

@@ -1,0 +1,179 @@
+"""Matchmaking (issue 28) through the real Telegram adapter: `/play` from private chats, a table with no group seated
+from the queue, shown in each player's private chat (the table and their own rack), Quick queues filled with bots
+after the wait, rated queues never; the bad inputs of point 6."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import engine
+from bot import callbacks
+from bot.i18n import t
+from storage.queue import MATCHED
+from tests.clock import Clock
+from tests.tg_harness import GROUP_ID, PICTURE_CALLS, Bot, FakeTelegram, first_data, user
+
+KT = engine.get("konkan_tiles")
+PLAYERS = [user(501 + n, name) for n, name in enumerate(["Alia", "Basim", "Cala", "Dunya"])]
+
+
+def private_calls(server: FakeTelegram, who: dict[str, Any]) -> list[Any]:
+    return [call for call in server.calls_to(who["id"]) if call.status == 200]
+
+
+async def seated_match(store: Any, who: dict[str, Any]) -> Any:
+    player = await store.find_player("telegram", str(who["id"]))
+    return await store.player_active_match("telegram", player.id)
+
+
+async def slot_message(store: Any, match_id: int, kind: str, seat: int) -> Any:
+    return await store.get_message("telegram", kind, match_id=match_id, seat=seat)
+
+
+async def test_four_strangers_play_ranked_are_seated_two_against_two_privately(store):
+    server = FakeTelegram()
+    async with Bot(server, store, seed=4, clock=Clock(1_700_000_000.0)) as bot:
+        for who in PLAYERS[:3]:
+            await bot.command(who, who["id"], "/start")
+            reply = await bot.command(who, who["id"], "/play konkan_tiles ranked")
+            assert reply is not None and "rated" in reply.params["text"], reply
+            assert await seated_match(store, who) is None
+        # Each waiting player has the queue message with Leave queue, in their own chat only.
+        for who in PLAYERS[:3]:
+            assert any(first_data((c.markup or {}).get("inline_keyboard", []), "z:") for c in private_calls(server, who))
+        last = PLAYERS[3]
+        await bot.command(last, last["id"], "/start")
+        reply = await bot.command(last, last["id"], "/play konkan ranked")
+        assert reply is not None and reply.params["text"] == t("en", "queue.seated", table="Konkan (tiles) · Ranked"), \
+            reply.params["text"]
+        match = await seated_match(store, last)
+        assert match is not None and match.platform == MATCHED and match.rated and match.mode == "ranked"
+        seats = await store.seats(match.id)
+        assert len(seats) == 4 and all(seat.is_human and seat.platform == "telegram" for seat in seats)
+        assert KT.view(KT.from_json(match.snapshot), None)["teams"] == [[0, 2], [1, 3]]
+        ids = {str(who["id"]): who for who in PLAYERS}
+        for seat in seats:
+            player = await store.get_player(seat.player_id)
+            who = ids[player.user_id]
+            table = await slot_message(store, match.id, "table", seat.seat)
+            rack = await slot_message(store, match.id, "rack", seat.seat)
+            assert table is not None and rack is not None, seat
+            assert table.chat_id == rack.chat_id == str(who["id"])
+            pictures = [c for c in private_calls(server, who) if c.method in PICTURE_CALLS]
+            assert {str(c.sent_id or c.params.get("message_id")) for c in pictures} >= {table.message_id,
+                                                                                       rack.message_id}
+        # Nothing went to any group, and each rack went to its own player only.
+        assert server.calls_to(GROUP_ID) == []
+        assert await store.queue("konkan_tiles", "ranked") == []
+
+        # The seat to move plays from its private rack; the others' tables follow, in their own chats.
+        state = KT.from_json(match.snapshot)
+        mover = seats[KT.to_move(state)]
+        who = ids[(await store.get_player(mover.player_id)).user_id]
+        rack = await slot_message(store, match.id, "rack", mover.seat)
+        call = next(c for c in reversed(private_calls(server, who))
+                    if str(c.sent_id or c.params.get("message_id")) == rack.message_id)
+        data = first_data(call.markup["inline_keyboard"], "m:", "p:")
+        answer = await bot.press(who, who["id"], int(rack.message_id), data)
+        assert not answer.get("show_alert"), answer
+        if data.startswith("p:"):
+            call = next(c for c in reversed(private_calls(server, who))
+                        if str(c.sent_id or c.params.get("message_id")) == rack.message_id)
+            answer = await bot.press(who, who["id"], int(rack.message_id),
+                                     first_data(call.markup["inline_keyboard"], "m:"))
+            assert not answer.get("show_alert"), answer
+        assert (await store.get_match(match.id)).version > match.version
+        # /score in a private chat reads the matched table.
+        other = ids[(await store.get_player(seats[(mover.seat + 1) % 4].player_id)).user_id]
+        reply = await bot.command(other, other["id"], "/score")
+        assert reply is not None and "Alia" in reply.params["text"]
+
+
+async def test_a_quick_queue_of_one_fills_with_bots_after_the_wait_and_a_ranked_one_never(store):
+    server = FakeTelegram()
+    clock = Clock(1_700_000_000.0)
+    async with Bot(server, store, seed=5, clock=clock, images=False) as bot:
+        alone, ranked = PLAYERS[0], PLAYERS[1:4]
+        # Ranked: three people wait ten minutes, and no bot ever sits.
+        for who in ranked:
+            await bot.command(who, who["id"], "/start")
+            await bot.command(who, who["id"], "/play konkan_tiles ranked")
+        for _ in range(2):
+            clock.advance(300)
+            await bot.service.tick()
+        assert len(await store.queue("konkan_tiles", "ranked")) == 3
+        for who in ranked:
+            assert await seated_match(store, who) is None
+        reply = await bot.command(ranked[0], ranked[0]["id"], "/queue")
+        assert "3 of 4" in reply.params["text"], reply.params["text"]
+        # Quick: alone for the wait, then bots take the three empty seats.
+        await bot.command(alone, alone["id"], "/start")
+        reply = await bot.command(alone, alone["id"], "/play konkan_tiles")
+        assert "30 seconds" in reply.params["text"], reply.params["text"]
+        clock.advance(29)
+        await bot.service.tick()
+        assert await seated_match(store, alone) is None
+        clock.advance(2)
+        await bot.service.tick()
+        match = await seated_match(store, alone)
+        assert match is not None and match.options == {"mode": "quick"} and not match.rated
+        seats = await store.seats(match.id)
+        assert [seat.is_human for seat in seats].count(True) == 1 and len(seats) == 4
+        assert await slot_message(store, match.id, "rack", next(s.seat for s in seats if s.is_human)) is not None
+        assert await slot_message(store, match.id, "table", next(s.seat for s in seats if s.is_human)) is not None
+        assert len(await store.queue("konkan_tiles", "ranked")) == 3
+
+
+async def test_bad_queue_input_is_answered_to_that_user_only(store):
+    server = FakeTelegram()
+    clock = Clock(1_700_000_000.0)
+    async with Bot(server, store, seed=6, clock=clock) as bot:
+        ali, badr = PLAYERS[0], PLAYERS[1]
+        await bot.command(ali, ali["id"], "/start")
+        games = ", ".join(engine.game_ids())
+        for text, key in (("/play chess", "err.unknown_game"), ("/play konkan_tiles blitz", "queue.unknown_mode"),
+                          ("/play konkan_tiles private", "queue.mode_not_queued")):
+            reply = await bot.command(ali, ali["id"], text)
+            assert reply is not None and reply.params["text"].split(":")[0] == t(
+                "en", key, games=games, mode=text.split()[-1], game="Konkan (tiles)",
+                modes="quick, ranked, sulaymaniyah, turbo").split(":")[0], (text, reply.params["text"])
+        assert await store.queue_entry_of((await store.find_player("telegram", str(ali["id"]))).id) is None
+        # Two /play at once (a double tap) keep one entry; /play again later takes the player out.
+        await bot.command(ali, ali["id"], "/play kenza")
+        reply = await bot.command(ali, ali["id"], "/play kenza")
+        assert reply.params["text"] == t("en", "queue.already", table="Kenza")
+        assert len(await store.queue("kenza", "casual")) == 1
+        reply = await bot.command(ali, ali["id"], "/play konkan_tiles")
+        assert reply.params["text"] == t("en", "queue.elsewhere", table="Kenza")
+        queue_call = next(c for c in private_calls(server, ali)
+                          if first_data((c.markup or {}).get("inline_keyboard", []), "z:"))
+        leave = first_data(queue_call.markup["inline_keyboard"], "z:")
+        answer = await bot.press(ali, ali["id"], queue_call.sent_id, leave)
+        assert answer.get("text") == t("en", "queue.left", table="Kenza")
+        # The same Leave button again: the queue message is out of date.
+        answer = await bot.press(ali, ali["id"], queue_call.sent_id, leave)
+        assert answer.get("show_alert") and answer.get("text") == t("en", "queue.stale")
+        # A forged queue code, and someone else's Leave button.
+        await bot.command(ali, ali["id"], "/play kenza")
+        entry = await store.queue_entry_of((await store.find_player("telegram", str(ali["id"]))).id)
+        await bot.command(badr, badr["id"], "/start")
+        answer = await bot.press(badr, badr["id"], 1, callbacks.encode("z", entry.id))
+        assert answer.get("show_alert") and answer.get("text") == t("en", "queue.stale")
+        for forged in ("q:0:chess.quick", "q:0:konkan_tiles.private", "q:7:kenza.casual", "z:1:x"):
+            answer = await bot.press(badr, badr["id"], 1, forged)
+            assert answer.get("show_alert") and answer.get("text") == t("en", "err.bad_button"), forged
+        assert [e.player_id for e in await store.queue("kenza", "casual")] == [entry.player_id]
+        # A player whose private chat is closed to the bot: told where to open it, and not queued.
+        closed = user(599, "Closed")
+        server.blocked.add(str(closed["id"]))
+        reply = await bot.command(closed, GROUP_ID, "/play kenza")
+        assert reply is not None and "private chat" in reply.params["text"], reply
+        assert await store.queue_entry_of((await store.find_player("telegram", str(closed["id"]))).id) is None
+        # 🎲 Play now on the group's /new picker queues the presser privately.
+        await bot.command(badr, GROUP_ID, "/new")
+        picker = next(c for c in reversed(server.calls_to(GROUP_ID)) if first_data(
+            (c.markup or {}).get("inline_keyboard", []), "q:"))
+        answer = await bot.press(badr, GROUP_ID, picker.sent_id, first_data(picker.markup["inline_keyboard"], "q:"))
+        assert not answer.get("show_alert") or "Queue" in answer.get("text", ""), answer
+        assert (await store.queue_entry_of((await store.find_player("telegram", str(badr["id"]))).id)).game \
+            == "konkan_tiles"
