@@ -40,7 +40,8 @@ async def test_four_strangers_play_ranked_are_seated_two_against_two_privately(s
             assert await seated_match(store, who) is None
         # Each waiting player has the queue message with Leave queue, in their own chat only.
         for who in PLAYERS[:3]:
-            assert any(first_data((c.markup or {}).get("inline_keyboard", []), "z:") for c in private_calls(server, who))
+            assert any(first_data((c.markup or {}).get("inline_keyboard", []), "z:")
+                       for c in private_calls(server, who))
         last = PLAYERS[3]
         await bot.command(last, last["id"], "/start")
         reply = await bot.command(last, last["id"], "/play konkan ranked")
