@@ -4,17 +4,43 @@ after the wait, rated queues never; the bad inputs of point 6."""
 
 from __future__ import annotations
 
+import random
 from typing import Any
+
+import pytest
 
 import engine
 from bot import callbacks
 from bot.i18n import t
+from engine.bots import decide
+from storage import Store
 from storage.queue import MATCHED
 from tests.clock import Clock
+from tests.dc_harness import (
+    AMINA,
+    CHANNEL_ID,
+    FakeDiscord,
+    answers,
+    click,
+    controls,
+    custom_ids,
+    find_control,
+    replays,
+    start_adapter,
+)
 from tests.tg_harness import GROUP_ID, PICTURE_CALLS, Bot, FakeTelegram, first_data, user
 
 KT = engine.get("konkan_tiles")
 PLAYERS = [user(501 + n, name) for n, name in enumerate(["Alia", "Basim", "Cala", "Dunya"])]
+
+
+@pytest.fixture
+async def memory_store():
+    """An in-memory store: a whole match of some 360 moves without a disk flush after each (the file store's
+    synchronous=FULL is a durability choice, not what this test is about)."""
+    store = await Store.open(":memory:")
+    yield store
+    await store.close()
 
 
 def private_calls(server: FakeTelegram, who: dict[str, Any]) -> list[Any]:
@@ -178,3 +204,80 @@ async def test_bad_queue_input_is_answered_to_that_user_only(store):
         assert not answer.get("show_alert") or "Queue" in answer.get("text", ""), answer
         assert (await store.queue_entry_of((await store.find_player("telegram", str(badr["id"]))).id)).game \
             == "konkan_tiles"
+
+
+async def test_two_telegram_players_and_a_discord_player_play_a_whole_konkan_cards_match(memory_store):
+    """One queue for both platforms: each seat is shown on its own platform (Telegram private chats, a Discord DM
+    with components), the match is stored once, and it is played to its end by the three people."""
+    store = memory_store
+    server, fake, clock = FakeTelegram(), FakeDiscord(), Clock(1_700_000_000.0)
+    game = engine.get("konkan_cards")
+    async with Bot(server, store, seed=7, clock=clock, images=False) as bot:
+        adapter = await start_adapter(store, fake, service=bot.service)
+        bot.service.attach(adapter.transport, images=False)
+        try:
+            telegram = PLAYERS[:2]
+            for who in telegram:
+                await bot.command(who, who["id"], "/start")
+                await bot.command(who, who["id"], "/play konkan_cards")
+            payload = fake.command(AMINA, "play", {"game": "konkan_cards"})
+            calls = await fake.feed(adapter.client, payload)
+            assert any("3 of 4" in text for text in answers(calls)), answers(calls)
+            dm = fake.dm_channel(AMINA)
+            assert any(custom_ids(m, "z:") for m in fake.dm_messages(AMINA)), "the queue message, in her DM"
+            clock.advance(31)
+            await bot.service.tick()
+            match = await seated_match(store, telegram[0])
+            assert match is not None and match.game == "konkan_cards"
+            seats = await store.seats(match.id)
+            assert sorted(str(seat.platform) for seat in seats) == ["None", "discord", "telegram", "telegram"]
+            by_seat: dict[int, tuple[str, dict[str, Any]]] = {}
+            for seat in seats:
+                if seat.is_human:
+                    player = await store.get_player(seat.player_id)
+                    who = AMINA if player.platform == "discord" else next(
+                        w for w in telegram if str(w["id"]) == player.user_id)
+                    by_seat[seat.seat] = (player.platform, who)
+            amina_seat = next(s for s, (platform, _) in by_seat.items() if platform == "discord")
+            rack = await store.get_message("discord", "rack", match_id=match.id, seat=amina_seat)
+            table = await store.get_message("discord", "table", match_id=match.id, seat=amina_seat)
+            assert rack.chat_id == table.chat_id == dm and controls(fake.messages[rack.message_id])
+            pressed = typed = 0
+            for _ in range(1500):
+                match = await store.get_match(match.id)
+                if match.status != "active":
+                    break
+                state = game.from_json(match.snapshot)
+                seat = game.to_move(state)
+                platform, who = by_seat[seat]
+                move = decide("konkan_cards", state, seat, "normal", random.Random(match.version), slips=False)
+                if platform == "telegram":
+                    reply = await bot.command(who, who["id"], f"/m {move}")
+                    assert reply is not None and reply.params["text"].startswith("✓"), (move, reply.params)
+                elif move in ("draw", "take"):  # her DM rack's button
+                    rack_message = fake.messages[rack.message_id]
+                    control = find_control(rack_message, "🂠" if move == "draw" else "Take ")
+                    calls = await fake.feed(adapter.client, click(fake, AMINA, rack_message, control))
+                    assert any(text.startswith("✓") for text in answers(calls)), answers(calls)
+                    pressed += 1
+                else:
+                    calls = await fake.feed(adapter.client, fake.command(AMINA, "m", {"move": move}, guild=False,
+                                                                         channel_id=int(dm)))
+                    assert any(text.startswith("✓") for text in answers(calls)), (move, answers(calls))
+                    typed += 1
+                assert (await store.get_match(match.id)).version > match.version, move
+            match = await store.get_match(match.id)
+            assert match.status == "finished" and pressed and typed
+            assert await replays(store, match.id)
+            # Every human saw the final table on their own platform; nothing crossed platforms.
+            for seat, (platform, who) in by_seat.items():
+                final = await store.get_message(platform, "table", match_id=match.id, seat=seat)
+                assert final is not None
+            assert all(call.chat_id in {str(w["id"]) for w in telegram} for call in server.api_calls(
+                "sendMessage", "editMessageText") if call.chat_id is not None)
+            assert not any(message["channel_id"] == str(CHANNEL_ID) and custom_ids(message, "m:")
+                           for message in fake.messages.values())
+            reply = await bot.command(telegram[0], telegram[0]["id"], "/score")
+            assert reply is not None and "Amina" in reply.params["text"]
+        finally:
+            await adapter.client.close()
