@@ -272,7 +272,7 @@ async def test_two_telegram_players_and_a_discord_player_play_a_whole_konkan_car
             # Every human saw the final table on their own platform; nothing crossed platforms.
             for seat, (platform, who) in by_seat.items():
                 final = await store.get_message(platform, "table", match_id=match.id, seat=seat)
-                assert final is not None
+                assert final is not None and final.chat_id == (dm if platform == "discord" else str(who["id"]))
             assert all(call.chat_id in {str(w["id"]) for w in telegram} for call in server.api_calls(
                 "sendMessage", "editMessageText") if call.chat_id is not None)
             assert not any(message["channel_id"] == str(CHANNEL_ID) and custom_ids(message, "m:")
