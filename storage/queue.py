@@ -29,6 +29,10 @@ BOT_LEVEL = "normal"
 _ENTRIES = select(queue_entries, players.c.display_name).select_from(
     queue_entries.join(players, players.c.id == queue_entries.c.player_id))
 
+# A seat in a match in play: a player queued who sat down at a group's table meanwhile waits until it ends.
+_PLAYING = select(seats.c.player_id).select_from(seats.join(matches, matches.c.id == seats.c.match_id)).where(
+    matches.c.status == "active")
+
 
 @dataclass(frozen=True)
 class Deal:
@@ -118,7 +122,9 @@ class QueueOps(DeadlineWakes):
         """Seat what `choose` makes of the queue's unlocked entries (first come first), each table started in play
         from `deal`, in one transaction; the tables seated (none: nobody could be matched yet)."""
         def work(db: Connection) -> list[Seated]:
-            rows = db.execute(_ENTRIES.where(queue_entries.c.game == game, queue_entries.c.mode == mode)
+            rows = db.execute(_ENTRIES.where(queue_entries.c.game == game, queue_entries.c.mode == mode,
+                                             ~_PLAYING.where(seats.c.player_id == queue_entries.c.player_id)
+                                             .exists())
                               .order_by(queue_entries.c.queued, queue_entries.c.id)
                               .with_for_update(skip_locked=True, of=queue_entries)).mappings().all()
             waiting = [QueueEntry.from_row(row) for row in rows]

@@ -117,3 +117,6 @@ async def test_presses_on_two_workers_seat_each_player_of_one_queue_once(workers
                                     b.enqueue(players[0].id, "telegram", "tunj", "casual", 0.0),
                                     return_exceptions=True)
     assert all(isinstance(outcome, AlreadyQueued) and outcome.entry.game == "kenza" for outcome in outcomes)
+    # A queued player in a match in play (a group's table, a race) waits on: never seated at two tables at once.
+    assert await b.seat_queue("kenza", "casual", lambda waiting: [[*waiting, None]] if waiting else [], _deal) == []
+    assert [e.player_id for e in await a.queue("kenza", "casual")] == [players[0].id]
