@@ -120,3 +120,17 @@ async def test_presses_on_two_workers_seat_each_player_of_one_queue_once(workers
     # A queued player in a match in play (a group's table, a race) waits on: never seated at two tables at once.
     assert await b.seat_queue("kenza", "casual", lambda waiting: [[*waiting, None]] if waiting else [], _deal) == []
     assert [e.player_id for e in await a.queue("kenza", "casual")] == [players[0].id]
+
+
+def test_the_queue_wait_is_read_from_the_environment():
+    from bot.config import ConfigError, Settings
+
+    assert Settings.from_env({}).queue_waits == ()
+    assert dict(Settings.from_env({"MAJLIS_QUEUE_WAIT": "45"}).queue_waits) == {"*": 45.0}
+    waits = dict(Settings.from_env({"MAJLIS_QUEUE_WAIT": "konkan_tiles.quick=20, turbo=15,*=30"}).queue_waits)
+    assert waits == {"konkan_tiles.quick": 20.0, "turbo": 15.0, "*": 30.0}
+    assert rule_for("konkan_tiles", "quick", waits).wait == 20.0 and rule_for("kenza", "casual", waits).wait == 30.0
+    for bad in ("soon", "quick=", "=5", "quick=-1", "quick=5000"):
+        with pytest.raises(ConfigError) as error:
+            Settings.from_env({"MAJLIS_QUEUE_WAIT": bad})
+        assert error.value.name == "MAJLIS_QUEUE_WAIT" and error.value.reason == "config.queue_wait"
