@@ -12,12 +12,14 @@ import pytest
 import engine
 from bot import callbacks
 from bot.i18n import t
+from bot.service import Service
 from engine.bots import decide
 from storage import Store
 from storage.queue import MATCHED
 from tests.clock import Clock
 from tests.dc_harness import (
     AMINA,
+    BADR,
     CHANNEL_ID,
     FakeDiscord,
     answers,
@@ -281,3 +283,43 @@ async def test_two_telegram_players_and_a_discord_player_play_a_whole_konkan_car
             assert reply is not None and "Amina" in reply.params["text"]
         finally:
             await adapter.client.close()
+
+
+async def test_discord_queue_by_dm_and_a_player_whose_dms_are_closed(memory_store):
+    store = memory_store
+    fake = FakeDiscord()
+    adapter = await start_adapter(store, fake, service=Service(store, clock=Clock(1_700_000_000.0),
+                                                               seed_source=random.Random(2)))
+    try:
+        fake.closed_dms.add(BADR["id"])
+        calls = await fake.feed(adapter.client, fake.command(BADR, "play", {"game": "kenza"}))
+        assert answers(calls) == ["⚠️ " + t("en", "queue.open_dm")], answers(calls)
+        assert await store.queue("kenza", "casual") == []
+        calls = await fake.feed(adapter.client, fake.command(AMINA, "play", {"game": "kenza"}))
+        assert any(text.startswith("⏳") for text in answers(calls)), answers(calls)
+        queued = next(m for m in fake.dm_messages(AMINA) if custom_ids(m, "z:"))
+        calls = await fake.feed(adapter.client, fake.command(AMINA, "queue"))
+        assert any("1 of 4" in text for text in answers(calls)), answers(calls)
+        calls = await fake.feed(adapter.client, fake.press(AMINA, queued["id"], custom_ids(queued, "z:")[0]))
+        assert answers(calls) == [t("en", "queue.left", table="Kenza")]
+        assert fake.messages[queued["id"]]["components"] == [], "the queue message lost its Leave button"
+        assert await store.queue("kenza", "casual") == []
+        calls = await fake.feed(adapter.client, fake.command(AMINA, "queue"))
+        assert answers(calls) == [t("en", "queue.none")]
+    finally:
+        await adapter.client.close()
+
+
+async def test_play_now_on_start_in_the_private_chat(store):
+    server = FakeTelegram()
+    async with Bot(server, store, seed=8, clock=Clock(1_700_000_000.0)) as bot:
+        who = PLAYERS[0]
+        await bot.command(who, who["id"], "/start")
+        welcome = next(c for c in reversed(private_calls(server, who)) if c.method == "sendMessage"
+                       and first_data((c.markup or {}).get("inline_keyboard", []), "q:"))
+        assert welcome.button_labels == [t("en", "btn.play_now")]
+        answer = await bot.press(who, who["id"], welcome.sent_id,
+                                 first_data(welcome.markup["inline_keyboard"], "q:"))
+        assert answer.get("text", "").startswith("⏳ Queue for Konkan (tiles) · Quick"), answer
+        entry = await store.queue_entry_of((await store.find_player("telegram", str(who["id"]))).id)
+        assert (entry.game, entry.mode) == ("konkan_tiles", "quick")

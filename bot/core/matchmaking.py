@@ -204,7 +204,9 @@ class Matchmaking:
             # Their private chat is closed to the bot: a table there could never reach them. Nothing is kept.
             await self.store.leave_queue(player.id, entry.id)
             link = self.transports[player.platform].deep_link("play")
-            return Reply(t(lang, "queue.open_private", link=link or ""), alert=True, kind=ERROR)
+            if link is None:  # no link into the bot's chat (Discord): the user's privacy setting is what closes it
+                return Reply(t(lang, "queue.open_dm"), alert=True, kind=ERROR)
+            return Reply(t(lang, "queue.open_private", link=link), alert=True, kind=ERROR)
         except Exception as error:  # a 5xx or a 429 on the courtesy message: the queue place stands
             log.info("queue message for player %s not sent: %s", player.id, error)
         seated = await self.seat(game_id, mode)
