@@ -11,11 +11,13 @@ import pytest
 
 import engine
 from bot import callbacks
+from bot.console import play_queued
 from bot.i18n import t
 from bot.service import Service
 from engine.bots import decide
 from storage import Store
 from storage.queue import MATCHED
+from tests.chat import console_service, typed_lines
 from tests.clock import Clock
 from tests.dc_harness import (
     AMINA,
@@ -323,3 +325,26 @@ async def test_play_now_on_start_in_the_private_chat(store):
         assert answer.get("text", "").startswith("⏳ Queue for Konkan (tiles) · Quick"), answer
         entry = await store.queue_entry_of((await store.find_player("telegram", str(who["id"]))).id)
         assert (entry.game, entry.mode) == ("konkan_tiles", "quick")
+
+
+async def test_the_terminal_is_one_more_platform_of_the_queue():
+    """`majlis play --queue`: the terminal's player joins the Quick queue from their private chat; alone there, bots
+    take the empty seats, the table prints above the prompt and the hand's numbered buttons play it. A rated queue,
+    which never seats a bot, is refused at once rather than waited for."""
+    store, service, transport, out = await console_service(3)
+    try:
+        service.matchmaking.waits = {"*": 0.0}
+        refused = await play_queued(service, transport, "konkan_tiles", "ranked", "en", read=typed_lines([]))
+        assert refused is not None and refused.text == t("en", "console.queue_people")
+        assert await play_queued(service, transport, "kenza", None, "en", read=typed_lines(["1", "1"]),
+                                 timer_interval=0.01) is None
+        player = await store.find_player("console", "you")
+        match = await store.player_latest_match(player.id)
+        assert match.platform == MATCHED and match.game == "kenza"
+        seats = await store.seats(match.id)
+        assert [seat.platform for seat in seats] == ["console", None, None, None]
+        assert (await store.moves(match.id))[0].actor == "human"
+        text = out.getvalue()
+        assert t("en", "queue.found", table="Kenza") in text and "✓ You" in text and "Kenza — Deal 1" in text
+    finally:
+        await store.close()

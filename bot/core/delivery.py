@@ -425,7 +425,7 @@ class Delivery(ServiceState):
                 continue
             lang = await self._player_lang(match, seat)
             try:
-                chat_id = await self._private_chat(platform, player.user_id)
+                chat_id = await self._table_chat(platform, player.user_id)
                 await self._announce_rounds(match, state, seats, lang, platform, chat_id)
                 table = await self._render(presenter.table_parts, match, state, seats, lang, recent.copy(),
                                            self.images[platform])

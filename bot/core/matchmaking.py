@@ -162,6 +162,14 @@ class Matchmaking:
                          alert=True)
         return await self._join(chat, player, lang, game_id, mode)
 
+    def refuses_alone(self, game_id: str, mode: str | None) -> bool:
+        """Whether one player alone could never be seated in this queue (a rated queue seats people only): the
+        terminal, where nobody else comes, says so rather than wait for ever."""
+        if game_id not in playable_games():
+            return False
+        modes = queue_modes(game_id)
+        return (mode or modes[0]) in modes and not rule_for(game_id, mode or modes[0], self.waits).bots
+
     async def status(self, player: Player, lang: str) -> Reply:
         """`/queue`: where the player stands."""
         entry = await self.store.queue_entry_of(player.id)

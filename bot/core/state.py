@@ -251,6 +251,12 @@ class ServiceState:
         opener = getattr(self.transports[platform], "private_chat", None)
         return str(user_id) if opener is None else await opener(str(user_id))
 
+    async def _table_chat(self, platform: str, user_id: str) -> str:
+        """Where a matched table's table picture goes for this user: their private chat, unless the platform shows
+        tables elsewhere (the terminal prints the table above the prompt, the hand under it)."""
+        opener = getattr(self.transports[platform], "table_chat", None)
+        return await self._private_chat(platform, user_id) if opener is None else await opener(str(user_id))
+
     async def _seat_of(self, match: Match, player_id: int) -> Seat | None:
         for seat in await self._seats(match.id):
             if seat.player_id == player_id:
