@@ -348,3 +348,27 @@ async def test_the_terminal_is_one_more_platform_of_the_queue():
         assert t("en", "queue.found", table="Kenza") in text and "✓ You" in text and "Kenza — Deal 1" in text
     finally:
         await store.close()
+
+
+async def test_a_restart_cancels_no_queue(store):
+    """The queue is stored: after a restart the waiting keep their places, the Quick wait counts from when they
+    joined, and a Leave button posted before the restart still answers."""
+    server, clock = FakeTelegram(), Clock(1_700_000_000.0)
+    stay, leave = PLAYERS[0], PLAYERS[1]
+    async with Bot(server, store, seed=9, clock=clock, images=False) as bot:
+        for who in (stay, leave):
+            await bot.command(who, who["id"], "/start")
+        await bot.command(stay, stay["id"], "/play konkan_tiles turbo")
+        await bot.command(leave, leave["id"], "/play kenza")
+    queued = next(c for c in private_calls(server, leave) if first_data((c.markup or {}).get("inline_keyboard", []),
+                                                                        "z:"))
+    clock.advance(31)
+    async with Bot(server, store, seed=9, clock=clock, images=False) as bot:
+        await bot.service.resume()
+        answer = await bot.press(leave, leave["id"], queued.sent_id, first_data(queued.markup["inline_keyboard"], "z:"))
+        assert answer.get("text") == t("en", "queue.left", table="Kenza"), answer
+        await bot.service.tick()
+        match = await seated_match(store, stay)
+        assert match is not None and match.options == {"mode": "turbo"}
+        assert await slot_message(store, match.id, "rack", next(
+            s.seat for s in await store.seats(match.id) if s.is_human)) is not None
