@@ -91,7 +91,8 @@ async def test_four_strangers_play_ranked_are_seated_two_against_two_privately(s
             assert table is not None and rack is not None, seat
             assert table.chat_id == rack.chat_id == str(who["id"])
             pictures = [c for c in private_calls(server, who) if c.method in PICTURE_CALLS]
-            assert {str(c.sent_id or c.params.get("message_id")) for c in pictures} >= {table.message_id,
+            # Their chat shows exactly two pictures: the table and their own rack (no other seat's).
+            assert {str(c.sent_id or c.params.get("message_id")) for c in pictures} == {table.message_id,
                                                                                        rack.message_id}
         # Nothing went to any group, and each rack went to its own player only.
         assert server.calls_to(GROUP_ID) == []
