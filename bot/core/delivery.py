@@ -398,7 +398,7 @@ class Delivery(ServiceState):
         recent = await self._recap(match, seats)
         try:
             await self._announce_rounds(match, state, seats, chat_lang, match.platform, match.chat_id)
-            self._announce.pop(match.id, None)
+            self._sheets_out(match.id)
             table = await self._render(presenter.table_parts, match, state, seats, chat_lang, recent,
                                        self.images[match.platform])
             await self._show(match, "table", None, match.chat_id, table)
@@ -443,7 +443,7 @@ class Delivery(ServiceState):
         if failed:
             left.table = True
             return
-        self._announce.pop(match.id, None)
+        self._sheets_out(match.id)
 
     async def _recap(self, match: Match, seats: list[Seat]) -> presenter.Recent:
         """The moves the table's recap shows. This worker's log holds the moves it stored; when the match has
@@ -469,14 +469,24 @@ class Delivery(ServiceState):
 
     async def _announce_rounds(self, match: Match, state: dict[str, Any], seats: list[Seat], lang: str,
                                platform: str, chat_id: str) -> None:
-        """Each finished round's score sheet, posted in the chat before the table moves on (the caller forgets the
-        owed sheets once every chat of the table has them)."""
+        """Each finished round's score sheet, posted in the chat before the table moves on, once each (the caller
+        forgets the owed sheets once every chat of the table has them: `_sheets_out`)."""
         first = self._announce.get(match.id)
         if first is None:
             return
+        key = (match.id, platform, chat_id)
+        first = max(first, self._announced.get(key, first))  # a sheet this chat has is not sent again on a retry
         for message in await self._render_all(presenter.round_ends_parts, match, state, seats, lang, first,
                                               self.images[platform]):
             await self.transports[platform].send(chat_id, message)
+            first += 1
+            self._announced[key] = first
+
+    def _sheets_out(self, match_id: int) -> None:
+        """Every chat of the match has its finished rounds' sheets: none is owed any more."""
+        self._announce.pop(match_id, None)
+        for key in [key for key in self._announced if key[0] == match_id]:
+            del self._announced[key]
 
     async def _ping(self, match: Match, seat: Seat, user_id: str, platform: str) -> None:
         """A short text in the private chat that makes the phone ring; the previous one is deleted first. Another

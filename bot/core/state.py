@@ -92,6 +92,8 @@ class ServiceState:
         self._recent: dict[int, presenter.Recent] = defaultdict(presenter.Recent)  # moves a recap still shows
         self._recent_at: dict[int, int] = {}  # match -> the version its recap log has reached (absent: 0)
         self._announce: dict[int, int] = {}  # match -> the first finished round whose score sheet is not out yet
+        # (match, platform, chat) -> the first round whose sheet that chat has not had (a matched table's chats)
+        self._announced: dict[tuple[int, str, str], int] = {}
         self._last_turn: dict[int, int | None] = {}
         # The update being handled (its number; 0 outside any), inherited by the tasks it starts (its deliveries).
         self._update: ContextVar[int] = ContextVar(f"majlis-update-{id(self)}", default=0)
@@ -323,6 +325,8 @@ class ServiceState:
         self._recent.pop(match_id, None)
         self._recent_at.pop(match_id, None)
         self._announce.pop(match_id, None)
+        for key in [key for key in self._announced if key[0] == match_id]:
+            del self._announced[key]
         self._last_turn.pop(match_id, None)
         self._hand_sizes.pop(match_id, None)
         for key in [key for key in self._picks if key[0] == match_id]:
