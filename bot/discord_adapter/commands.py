@@ -95,10 +95,12 @@ def _mode_choices() -> list[app_commands.Choice[str]]:
 
 
 def _queue_modes() -> list[str]:
-    """Every queue any playable game has (the service refuses one the chosen game lacks)."""
+    """Every queue mode a game with several has (the service refuses one the chosen game lacks; a game with one
+    queue needs no mode)."""
     modes: list[str] = []
     for game_id in playable_games():
-        modes += [mode for mode in ui_for(game_id).queue_modes() if mode not in modes]
+        offered = ui_for(game_id).queue_modes()
+        modes += [mode for mode in offered if len(offered) > 1 and mode not in modes]
     return modes
 
 
