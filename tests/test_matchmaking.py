@@ -244,6 +244,9 @@ async def test_two_telegram_players_and_a_discord_player_play_a_whole_konkan_car
                         w for w in telegram if str(w["id"]) == player.user_id)
                     by_seat[seat.seat] = (player.platform, who)
             amina_seat = next(s for s, (platform, _) in by_seat.items() if platform == "discord")
+            names = {0: "Alia (Telegram)", 1: "Basim (Telegram)", 2: "Amina (Discord)", 3: "Bot 4 (normal)"}
+            assert [m["content"] for m in fake.dm_messages(AMINA) if m["content"].startswith("✅")] == [
+                t("en", "queue.found", table="Konkan (cards)", players=", ".join(names[n] for n in range(4)))]
             rack = await store.get_message("discord", "rack", match_id=match.id, seat=amina_seat)
             table = await store.get_message("discord", "table", match_id=match.id, seat=amina_seat)
             assert rack.chat_id == table.chat_id == dm and controls(fake.messages[rack.message_id])
@@ -346,7 +349,7 @@ async def test_the_terminal_is_one_more_platform_of_the_queue():
         assert [seat.platform for seat in seats] == ["console", None, None, None]
         assert (await store.moves(match.id))[0].actor == "human"
         text = out.getvalue()
-        assert t("en", "queue.found", table="Kenza") in text and "✓ You" in text and "Kenza — Deal 1" in text
+        assert "✅ Table found for Kenza: " in text and "✓ You" in text and "Kenza — Deal 1" in text
     finally:
         await store.close()
 

@@ -289,8 +289,8 @@ class Matchmaking:
             for entry in one.table:
                 if entry is not None:
                     lang = await self._lang_of(entry.player_id)
-                    await self._edit_entry_message(entry, t(lang, "queue.found",
-                                                            table=table_label(lang, game_id, mode)))
+                    await self._edit_entry_message(entry, t(lang, "queue.found", table=table_label(lang, game_id, mode),
+                                                            players=who_sits(lang, one.table)))
         look = next_look(await self.store.queue(game_id, mode), rule, now)
         self.timer_due(look)
         return [one.table for one in seated]
@@ -337,6 +337,18 @@ def table_label(lang: str, game_id: str, mode: str) -> str:
     if len(queue_modes(game_id)) < 2:
         return game_name(lang, game_id)
     return f"{game_name(lang, game_id)} · {t(lang, f'ladder.mode.{mode}')}"
+
+
+def who_sits(lang: str, table: Table) -> str:
+    """"Alia (Telegram), Amina (Discord), Bot 3": who the queue seated, each with the platform they play on."""
+    names = []
+    for index, entry in enumerate(table):
+        if entry is None:
+            names.append(t(lang, "bot.name", n=index + 1, level=t(lang, "level.normal")))
+        else:
+            names.append(t(lang, "queue.seated_on", name=entry.display_name,
+                           platform=t(lang, f"platform.{entry.platform}")))
+    return t(lang, "sep.list").join(names)
 
 
 async def private_chat(transport: Transport, user_id: str) -> str:
