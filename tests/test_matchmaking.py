@@ -195,6 +195,11 @@ async def test_bad_queue_input_is_answered_to_that_user_only(store):
             answer = await bot.press(badr, badr["id"], 1, forged)
             assert answer.get("show_alert") and answer.get("text") == t("en", "err.bad_button"), forged
         assert [e.player_id for e in await store.queue("kenza", "casual")] == [entry.player_id]
+        # Later, /play again is how a player leaves.
+        clock.advance(5)
+        reply = await bot.command(ali, ali["id"], "/play kenza")
+        assert reply.params["text"] == t("en", "queue.left", table="Kenza")
+        assert await store.queue("kenza", "casual") == []
         # A player whose private chat is closed to the bot: told where to open it, and not queued.
         closed = user(599, "Closed")
         server.blocked.add(str(closed["id"]))
