@@ -173,6 +173,16 @@ class Service(Lobby, Play, Timers, Delivery, Ladder, Standings, Coins, Replays, 
             self._reachable.add((actor.platform, actor.user_id))
         return await self.matchmaking.play(chat, player, lang, args)
 
+    async def _private_chat_opened(self, player_id: int, lang: str, args: list[str]) -> Reply:
+        """`/start` in the private chat; from a refused `/play`'s link (`q<game>-<mode>`) it joins that queue."""
+        player = await self._player(player_id)
+        if args and player is not None:
+            chat = ChatRef(player.platform, player.user_id, private=True)
+            joined = await self.matchmaking.from_link(chat, player, lang, args[0])
+            if joined is not None:
+                return joined
+        return await super()._private_chat_opened(player_id, lang, args)
+
     async def _cmd_queue(self, actor: Actor, chat: ChatRef, player_id: int, lang: str, args: list[str]) -> Reply:
         player = await self._player(player_id)
         assert player is not None

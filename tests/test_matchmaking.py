@@ -205,7 +205,15 @@ async def test_bad_queue_input_is_answered_to_that_user_only(store):
         server.blocked.add(str(closed["id"]))
         reply = await bot.command(closed, GROUP_ID, "/play kenza")
         assert reply is not None and "private chat" in reply.params["text"], reply
+        assert reply.params["text"].endswith("?start=qkenza-casual"), reply.params["text"]
         assert await store.queue_entry_of((await store.find_player("telegram", str(closed["id"]))).id) is None
+        # Its link opens the private chat with /start qkenza-casual: that joins the queue asked for.
+        server.blocked.discard(str(closed["id"]))
+        reply = await bot.command(closed, closed["id"], "/start qkenza-casual")
+        assert reply is not None and reply.params["text"].startswith("⏳ Queue for Kenza"), reply.params
+        await bot.command(closed, closed["id"], "/play kenza")  # a double tap: still queued
+        clock.advance(5)
+        await bot.command(closed, closed["id"], "/play kenza")  # and out again
         # 🎲 Play now on the group's /new picker queues the presser privately.
         await bot.command(badr, GROUP_ID, "/new")
         picker = next(c for c in reversed(server.calls_to(GROUP_ID)) if first_data(

@@ -162,6 +162,14 @@ class Matchmaking:
                          alert=True)
         return await self._join(chat, player, lang, game_id, mode)
 
+    async def from_link(self, chat: ChatRef, player: Player, lang: str, payload: str) -> Reply | None:
+        """`/start q<game>-<mode>`: the private chat opened from the link a refused `/play` gave (Telegram's
+        start payloads allow no dot): the player joins the queue they asked for. None: not such a payload."""
+        game_id, _, mode = payload[1:].rpartition("-") if payload.startswith("q") else ("", "", "")
+        if game_id not in playable_games() or mode not in queue_modes(game_id):
+            return None
+        return await self._join(chat, player, lang, game_id, mode, pressed=True)
+
     def refuses_alone(self, game_id: str, mode: str | None) -> bool:
         """Whether one player alone could never be seated in this queue (a rated queue seats people only): the
         terminal, where nobody else comes, says so rather than wait for ever."""
@@ -211,7 +219,7 @@ class Matchmaking:
         except Unreachable:
             # Their private chat is closed to the bot: a table there could never reach them. Nothing is kept.
             await self.store.leave_queue(player.id, entry.id)
-            link = self.transports[player.platform].deep_link("play")
+            link = self.transports[player.platform].deep_link(link_payload(game_id, mode))
             if link is None:  # no link into the bot's chat (Discord): the user's privacy setting is what closes it
                 return Reply(t(lang, "queue.open_dm"), alert=True, kind=ERROR)
             return Reply(t(lang, "queue.open_private", link=link), alert=True, kind=ERROR)
@@ -330,6 +338,11 @@ def play_now() -> tuple[str, str]:
 def play_now_button(lang: str) -> Button:
     game_id, mode = play_now()
     return Button(t(lang, "btn.play_now"), callbacks.encode("q", 0, f"{game_id}.{mode}"))
+
+
+def link_payload(game_id: str, mode: str) -> str:
+    """The start payload of a link into the bot's private chat that joins this queue (`Matchmaking.from_link`)."""
+    return f"q{game_id}-{mode}"
 
 
 def table_label(lang: str, game_id: str, mode: str) -> str:
