@@ -8,7 +8,8 @@ Every state change of a match happens under that match's lock and through `Store
 version the caller saw: a double press, a stale keyboard or a timer racing a player applies once.
 
 This module is the facade; each concern lives in its own module of `bot.core` (state and caches, lobby, play,
-timers, delivery, ladder, standings, coins, replays, tournaments).
+timers, delivery, ladder, standings, coins, replays, tournaments); matchmaking is an object of its own
+(`self.matchmaking`, bot/core/matchmaking.py) handed the store, the clock and two callbacks into the service.
 """
 
 from __future__ import annotations

@@ -1,4 +1,6 @@
 """Showing a match: racks in private chats, the table and turn notices in the group — after the move is stored.
+A matched table (bot/core/matchmaking.py) has no group: each human seat gets the table and its rack in its own
+private chat, on the platform the seat carries (a Discord seat in a DM with components, never an ephemeral).
 
 A stored move is a fact, so nothing here may un-tell it: a move only *schedules* a delivery (`_schedule`), and the
 delivery runs after the presser was answered (`deliver`), retries what the platform refused with backoff (honouring
