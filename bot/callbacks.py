@@ -29,6 +29,8 @@ OPS = {
     "c": "show the score",
     "g": "a leaderboard page",  # g:0:game:mode:scope:page ("-": all games / the game's rated mode; scope h|g)
     "y": "post the replay of a finished match",  # y:match
+    "q": "join a matchmaking queue (🎲 Play now)",  # q:0:game.mode
+    "z": "leave the matchmaking queue",  # z:entry — the number is the queue entry's, not a match's
     # tournaments: the number after the op is the tournament's, not a match's
     "a": "post a tournament's card here",  # a:tournament (the /new list's first row)
     "u": "register (solo) or start a team",  # u:tournament
@@ -40,7 +42,7 @@ OPS = {
 
 # How many fields follow `op:match` in each code our buttons draw; any other count is forged.
 ARITY = {"n": 1, "o": 1, "j": 0, "l": 0, "b": 1, "r": 0, "s": 0, "x": 0, "m": 3, "p": 2, "k": 1, "t": 0, "i": 0,
-         "h": 0, "c": 0, "g": 4, "y": 0,
+         "h": 0, "c": 0, "g": 4, "y": 0, "q": 1, "z": 0,
          "a": 0, "u": 0, "e": 1, "w": 0, "v": 2}
 
 

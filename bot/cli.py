@@ -142,6 +142,9 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--stake", type=int, default=0, metavar="COINS",
                       help="a coin table (Konkan cards): each seat puts COINS in the pot; bots sit only at free "
                            "tables, so the other seats are players at this terminal taking turns at the keyboard")
+    play.add_argument("--queue", action="store_true",
+                      help="join the game's matchmaking queue (--mode: which one) as /play does in a chat: alone "
+                           "here, bots take the empty seats at once and the mode's turn timers run")
     ratings = commands.add_parser(
         "ratings", help="check or rebuild the ranked ladder from the stored match results",
         description="Fold every stored rated result again, in the order it was applied, with the same openskill "
@@ -197,6 +200,9 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     lang = args.lang if args.command == "play" else _operator_language()
     try:
+        if args.command == "play" and args.queue:
+            game = GAME_ALIASES.get(args.game.lower(), args.game.lower())
+            return asyncio.run(_play_queued(game, args.mode, args.lang, args.seed, args.name))
         if args.command == "play":
             options = {"variant": args.variant, "target": args.target, "claim_seconds": args.claim_seconds,
                        "mode": args.mode, "rules": args.rules}
@@ -407,6 +413,28 @@ async def _play(game: str, players: int, options: dict[str, Any], lang: str, see
         refused = await play(service, transport, game, players,
                              {key: str(value) for key, value in options.items()}, lang, name=name or "", bots=bots,
                              stake=stake, linger=True)
+    finally:
+        await store.close()
+    if refused is not None:
+        print(refused.text, file=sys.stderr)
+        return 2
+    return 0
+
+
+async def _play_queued(game: str, mode: str | None, lang: str, seed: int | None, name: str | None) -> int:
+    """`majlis play --queue`: the terminal as one more platform of the queue (bot/console.py `play_queued`)."""
+    from bot.console import ConsoleTransport, play_queued
+    from bot.service import Service
+    from storage import Store
+
+    store = await Store.open(":memory:")
+    try:
+        # Nobody else can come to this terminal's own database: waiting for people would only keep you waiting.
+        service = Service(store, seed_source=random.Random(seed), queue_waits={"*": 0.0})
+        transport = ConsoleTransport()
+        service.attach(transport, images=False)
+        refused = await play_queued(service, transport, game, mode.lower() if mode else None, lang, name=name or "",
+                                    linger=True)
     finally:
         await store.close()
     if refused is not None:

@@ -44,6 +44,21 @@ def parse_operators(text: str) -> frozenset[tuple[str, str]] | None:
     return frozenset(out)
 
 
+def parse_waits(text: str) -> tuple[tuple[str, float], ...] | None:
+    """MAJLIS_QUEUE_WAIT's pairs ("*" for a bare number); None when a part is not `name=seconds` (0 to 3600)."""
+    out = []
+    for part in (part.strip() for part in text.split(",") if part.strip()):
+        name, sep, seconds = part.rpartition("=") if "=" in part else ("*", "=", part)
+        try:
+            wait = float(seconds)
+        except ValueError:
+            return None
+        if not sep or not name.strip() or not 0 <= wait <= 3600:
+            return None
+        out.append((name.strip().lower(), wait))
+    return tuple(out)
+
+
 @dataclass(frozen=True)
 class Settings:
     telegram_token: str | None
@@ -74,6 +89,9 @@ class Settings:
     log_format: str = "text"
     # MAJLIS_WORKER: this worker's name in JSON log lines (default: host name and process id).
     worker: str | None = None
+    # MAJLIS_QUEUE_WAIT: seconds a Quick queue waits for people before bots fill its table, per "game.mode", per
+    # "mode" or for every queue ("*", or a bare number): "30" or "konkan_tiles.quick=20,turbo=15,*=30".
+    queue_waits: tuple[tuple[str, float], ...] = ()
 
     @classmethod
     def from_env(cls, environ: dict[str, str] | None = None) -> Settings:
@@ -104,6 +122,9 @@ class Settings:
         log_format = (value("MAJLIS_LOG_FORMAT") or "text").lower()
         if log_format not in LOG_FORMATS:
             raise ConfigError("MAJLIS_LOG_FORMAT", value("MAJLIS_LOG_FORMAT") or "", "config.log_format")
+        waits = parse_waits(value("MAJLIS_QUEUE_WAIT") or "")
+        if waits is None:
+            raise ConfigError("MAJLIS_QUEUE_WAIT", value("MAJLIS_QUEUE_WAIT") or "", "config.queue_wait")
         secret = value("TELEGRAM_WEBHOOK_SECRET")
         if secret is not None and not WEBHOOK_SECRET.fullmatch(secret):
             raise ConfigError("TELEGRAM_WEBHOOK_SECRET", secret, "config.webhook_secret")
@@ -127,6 +148,7 @@ class Settings:
             metrics_listen=value("MAJLIS_METRICS_LISTEN") or "0.0.0.0",  # noqa: S104
             log_format=log_format,
             worker=value("MAJLIS_WORKER"),
+            queue_waits=waits,
         )
 
     @property

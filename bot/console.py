@@ -83,6 +83,10 @@ class ConsoleTransport:
     def deep_link(self, payload: str) -> str | None:
         return None
 
+    async def table_chat(self, user_id: str) -> str:
+        """A matched table (`majlis play --queue`) is printed where the terminal prints tables, the hand under it."""
+        return TABLE_CHAT
+
     @property
     def buttons(self) -> list[Button]:
         """The buttons a number presses, by number: those of the newest private message of the player at the
@@ -252,6 +256,42 @@ async def play(
     timers = asyncio.create_task(service.run_timers(timer_interval))
     try:
         await _read_moves(service, transport, match.id, [you, *guests], lang, read, say, linger)
+    finally:
+        timers.cancel()
+    return None
+
+
+async def play_queued(service: Service, transport: ConsoleTransport, game_id: str, mode: str | None, lang: str,
+                      read: Callable[[str], str | Awaitable[str]] | None = None, name: str = "",
+                      timer_interval: float = 0.5, linger: bool = False) -> Reply | None:
+    """`majlis play --queue`: join the game's queue from your private chat, as `/play` does in a chat; the terminal
+    is one more platform of the one queue. Alone at this terminal, the Quick queue's bots take the empty seats once
+    its wait is over (the service's queue wait), and the table the queue seats is played here; the mode's turn timers
+    run, as at any matched table. Returns the queue's refusal (a rated queue, which never seats bots, is one), or
+    None once it was played."""
+    you = Actor(PLATFORM, YOU, name, language=lang)
+    private = ChatRef(PLATFORM, YOU, private=True)
+    say = _printer(transport)
+    transport.quiet = True
+    try:
+        await service.command(you, private, "lang", [lang])
+        await service.command(you, private, "start")
+    finally:
+        transport.quiet = False
+    player = await service.store.find_player(PLATFORM, YOU)
+    assert player is not None
+    words = [game_id, *([mode] if mode else [])]
+    if service.matchmaking.refuses_alone(game_id, mode):
+        return Reply(t(lang, "console.queue_people"), alert=True)
+    answer = await service.command(you, private, "play", words)
+    if answer.alert:
+        return answer
+    say(answer)
+    timers = asyncio.create_task(service.run_timers(timer_interval))
+    try:
+        while (match := await service.store.player_active_match(PLATFORM, player.id)) is None:
+            await asyncio.sleep(timer_interval)
+        await _read_moves(service, transport, match.id, [you], lang, read or StdinReader(), say, linger)
     finally:
         timers.cancel()
     return None

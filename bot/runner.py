@@ -73,7 +73,7 @@ async def run_platforms(settings: Settings) -> None:
     # MAJLIS_TEST_BOT_DELAY: seconds each bot waits before its move, for the multi-worker tests only
     # (tests/test_workers_telegram.py): a worker can then be killed between a human's commit and the bots' replies.
     service = Service(store, coin_grants=settings.coin_grants, operators=settings.operators,
-                      render_processes=default_processes(),
+                      render_processes=default_processes(), queue_waits=dict(settings.queue_waits),
                       bot_delay=float(os.environ.get("MAJLIS_TEST_BOT_DELAY") or 0))
     adapters = build_adapters(service, settings)
     started: list[Adapter] = []

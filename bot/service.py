@@ -8,12 +8,14 @@ Every state change of a match happens under that match's lock and through `Store
 version the caller saw: a double press, a stale keyboard or a timer racing a player applies once.
 
 This module is the facade; each concern lives in its own module of `bot.core` (state and caches, lobby, play,
-timers, delivery, ladder, standings, coins, replays, tournaments).
+timers, delivery, ladder, standings, coins, replays, tournaments); matchmaking is an object of its own
+(`self.matchmaking`, bot/core/matchmaking.py) handed the store, the clock and two callbacks into the service.
 """
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
 from typing import Any
 
 from bot import callbacks
@@ -21,6 +23,7 @@ from bot.core.coins import Coins
 from bot.core.delivery import Delivery
 from bot.core.ladder import Ladder
 from bot.core.lobby import Lobby
+from bot.core.matchmaking import Matchmaking
 from bot.core.operators import COMMANDS as OPERATOR_COMMANDS
 from bot.core.operators import OperatorDesk
 from bot.core.play import MAX_BOT_MOVES, Play
@@ -34,10 +37,12 @@ from bot.logs import log_context
 from bot.messages import Actor, ChatRef, Reply, Transport
 from engine import IllegalMove
 from storage.models import Match
+from storage.queue import MATCHED
 
 __all__ = ["AWAY_AFTER_TIMEOUTS", "MAX_BOT_MOVES", "Service"]
 
 TOURNAMENT_OPS = frozenset({"a", "u", "e", "w", "v"})  # codes naming a tournament, not a match (bot/callbacks.py)
+QUEUE_OPS = frozenset({"q", "z"})  # 🎲 Play now and Leave queue: a queue entry, not a match
 
 log = logging.getLogger(__name__)
 
@@ -45,10 +50,19 @@ log = logging.getLogger(__name__)
 class Service(Lobby, Play, Timers, Delivery, Ladder, Standings, Coins, Replays, Tournaments):
     """The public face the adapters and tests use: `Service(store, clock=, seed_source=, bot_delay=,
     coin_grants=, render_processes=)`, `attach`,
-    `command`, `press`, `tick`, `run_timers`, `resume`, `warm_up`."""
+    `command`, `press`, `tick`, `run_timers`, `resume`, `warm_up`. `queue_waits`: MAJLIS_QUEUE_WAIT's seconds
+    per queue (bot/core/matchmaking.py)."""
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, queue_waits: Mapping[str, float] | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        self.matchmaking = Matchmaking(self.store, clock=self.clock, seeds=self._seeds, transports=self.transports,
+                                       table_started=self._table_seated, timer_due=self._timer_due,
+                                       waits=queue_waits)
+        self.metrics.add_gauge("majlis_matchmaking_queue_players", "Players waiting in a matchmaking queue.",
+                               ("game", "mode"), self.matchmaking.lengths, queue=True)
+        self.metrics.add_gauge("majlis_matchmaking_queue_wait_seconds",
+                               "How long the first player of a matchmaking queue has waited.",
+                               ("game", "mode"), self.matchmaking.longest_waits)
         # The operators' commands and bans (bot/core/operators.py): a concern of its own, handed what it uses.
         self.desk = OperatorDesk(self.store, self.operators, self.metrics, self._release_seat,
                                  self.pending_deliveries)
@@ -87,7 +101,7 @@ class Service(Lobby, Play, Timers, Delivery, Ladder, Standings, Coins, Replays, 
             "stats": self._cmd_stats, "rules": self._cmd_rules, "lang": self._cmd_lang, "help": self._cmd_help,
             "m": self._cmd_move, "back": self._cmd_back, "timer": self._cmd_timer,
             "coins": self._cmd_coins, "rated": self._cmd_rated, "replay": self._cmd_replay,
-            "tournament": self._cmd_tournament,
+            "tournament": self._cmd_tournament, "play": self._cmd_play, "queue": self._cmd_queue,
         }.get(name)
         if handler is None:
             return Reply(t(lang, "err.unknown_command"))
@@ -130,8 +144,12 @@ class Service(Lobby, Play, Timers, Delivery, Ladder, Standings, Coins, Replays, 
             return await self._board_press(chat, lang, action.args)
         if action.op in TOURNAMENT_OPS:
             return await self._tournament_press(action, actor, chat, player.id, lang)
+        if action.op in QUEUE_OPS:
+            return await self.matchmaking.press(chat, player, lang, action)
         match = await self.store.get_match(action.match_id)
-        if match is None or match.platform != actor.platform:
+        # A matched table seats several platforms: whoever holds a seat there may press (their player ids are
+        # their own platform's, so a seat is never another platform's user's).
+        if match is None or match.platform not in (actor.platform, MATCHED):
             return Reply(t(lang, "err.bad_button"), alert=True)
         if action.op == "y":  # the replay is posted in the chat where its button was pressed
             return await self._press_replay(match, chat, lang)
@@ -177,6 +195,37 @@ class Service(Lobby, Play, Timers, Delivery, Ladder, Standings, Coins, Replays, 
             await self._lobby_unseat(match_id, seat)
         else:
             await self._seat_to_bot(match_id, seat)
+    async def _cmd_play(self, actor: Actor, chat: ChatRef, player_id: int, lang: str, args: list[str]) -> Reply:
+        player = await self._player(player_id)
+        assert player is not None
+        if chat.private:
+            self._reachable.add((actor.platform, actor.user_id))
+        return await self.matchmaking.play(chat, player, lang, args)
+
+    async def _private_chat_opened(self, player_id: int, lang: str, args: list[str]) -> Reply:
+        """`/start` in the private chat; from a refused `/play`'s link (`q<game>-<mode>`) it joins that queue."""
+        player = await self._player(player_id)
+        if args and player is not None:
+            chat = ChatRef(player.platform, player.user_id, private=True)
+            joined = await self.matchmaking.from_link(chat, player, lang, args[0])
+            if joined is not None:
+                return joined
+        return await super()._private_chat_opened(player_id, lang, args)
+
+    async def _cmd_queue(self, actor: Actor, chat: ChatRef, player_id: int, lang: str, args: list[str]) -> Reply:
+        player = await self._player(player_id)
+        assert player is not None
+        return await self.matchmaking.status(player, lang)
+
+    async def _queue_tick(self) -> None:
+        await self.matchmaking.tick()
+
+    async def _table_seated(self, match: Match) -> None:
+        """A table the queue just seated (in play already): the bots it owes move, then its screens are owed."""
+        self._timer_due(match.deadline)
+        async with self._locks[match.id]:
+            match = await self._run_bots(match)
+        self._schedule(match, changed_seats=None, new_turn=True)
 
     async def resume(self) -> None:
         """After a restart: let bots finish any turn they owe, then deliver what the pending-delivery marks say

@@ -80,14 +80,15 @@ MOVE_PATH_FILES = ["bot/service.py", "bot/core/play.py", "bot/core/timers.py", "
 # Tunj calls (a call from off turn, twice, with no claim open) are answered on the move path: the Tunj chat tests.
 # The move path's answers in the player's language and /timer, the timer's moves, and the timer loop's sleeps and
 # wakes have test files of their own (their names match none of the patterns above), and so do a Tunj bot's
-# pace, the terminal's Tunj window, lobby deliveries, message slot claims and the legality of every picker button.
+# pace, the terminal's Tunj window, lobby deliveries, message slot claims and the legality of every picker button;
+# matchmaking's presses (Play now, Leave queue, moves at a matched table on every platform) have theirs.
 GUARD_TESTS = ["tests/test_service*.py", "tests/test_callbacks*.py", "tests/test_telegram_guards.py",
                "tests/test_discord_guards.py", "tests/test_console.py", "tests/test_stale_picks.py",
                "tests/test_forged_presses.py", "tests/test_cross_platform.py", "tests/test_restart_timers.py",
                "tests/test_coins.py", "tests/test_tunj_chat.py", "tests/test_move_answers_language.py",
                "tests/test_timer_moves.py", "tests/test_timer_loop.py", "tests/test_tunj_bot_pace.py",
                "tests/test_console_tunj.py", "tests/test_lobby_delivery.py", "tests/test_delivery_claims.py",
-               "tests/test_picker_buttons.py"]
+               "tests/test_picker_buttons.py", "tests/test_matchmaking.py"]
 # The per-game chat glue: the service and chat tests, and the round sheets each game's UI writes (round summaries).
 UI_TESTS = ["tests/test_service*.py", "tests/test_*_chat.py", "tests/test_round_summaries.py"]
 BOT_TESTS = sorted(set(GUARD_TESTS + UI_TESTS))
@@ -101,7 +102,8 @@ BOT_SLOW = ["not test_a_whole_coin_match_by_buttons_pays_the_winner",
 # standings (storage/ratings.py, ladder.py, stats.py), coin balances, holds and pots (storage/coins.py), the schema
 # migrations up and down (storage/revisions/) — without which a storage sample finds half its mutants untested.
 STORAGE_TESTS = ["tests/test_storage*.py", "tests/test_ratings_storage.py", "tests/test_coins.py",
-                 "tests/test_schema_migrations.py", "tests/test_standings_direction.py", "tests/test_ladder_chat.py"]
+                 "tests/test_schema_migrations.py", "tests/test_standings_direction.py", "tests/test_ladder_chat.py",
+                 "tests/test_matchmaking_queue.py"]
 
 SCOPES: dict[str, dict] = {
     "engine": {"source": "engine", "only": [], "tests": ENGINE_TESTS},

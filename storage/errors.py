@@ -70,3 +70,11 @@ class DatabaseUnusable(StoreError, ValueError):
     def __init__(self, where: str, reason: str, message: str, detail: str = "") -> None:
         super().__init__(f"DATABASE_URL {where!r}: {message}")
         self.where, self.reason, self.detail = where, reason, detail
+
+
+class AlreadyQueued(StoreError):
+    """The player already waits in a matchmaking queue (one entry per player)."""
+
+    def __init__(self, entry: object) -> None:
+        super().__init__(f"already queued: {entry}")
+        self.entry = entry

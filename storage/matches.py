@@ -33,7 +33,9 @@ _MATCH_SEATS = _SEATS.where(seats.c.match_id == bindparam("match_id")).order_by(
 # probed each one's seats, 330 µs at a thousand live tables against 56 µs this way.
 _PLAYER_MATCH = (select(matches)
                  .where(matches.c.id.in_(select(seats.c.match_id).where(seats.c.player_id == bindparam("player_id"))),
-                        matches.c.platform == bindparam("platform"), matches.c.status == "active")
+                        (matches.c.platform == bindparam("platform")) | (matches.c.platform == literal_column(
+                            "'matched'")),  # a table seated from the queue (storage/queue.py MATCHED)
+                        matches.c.status == "active")
                  .order_by(matches.c.id.desc()).limit(1))
 # The open statuses written into the SQL (they are this module's constants): SQLite then sees that the query
 # implies the partial index matches_one_open_per_chat and finds the chat's table by it, where bound values left
@@ -135,6 +137,12 @@ class MatchOps(StatsOps, CoinOps, RatingOps, DeadlineWakes):
     async def player_active_match(self, platform: str, player_id: int) -> Match | None:
         """The newest match in play where this player has a seat (a private-chat command's table)."""
         row = await self._read_one(_PLAYER_MATCH, {"player_id": player_id, "platform": platform})
+        return None if row is None else Match.from_row(row)
+
+    async def player_latest_match(self, player_id: int) -> Match | None:
+        """The newest match of any status where this player has a seat (`/score` after a matched table ended)."""
+        row = await self._read_one(select(matches).where(matches.c.id.in_(
+            select(seats.c.match_id).where(seats.c.player_id == player_id))).order_by(matches.c.id.desc()).limit(1))
         return None if row is None else Match.from_row(row)
 
     async def due_timers(self, now: float) -> list[tuple[int, int]]:
@@ -393,11 +401,13 @@ class MatchOps(StatsOps, CoinOps, RatingOps, DeadlineWakes):
                                                                        seats.c.player_id == player_id))
                 if taken is not None:
                     raise AlreadySeated(f"player {player_id} already has seat {taken['seat']} in match {match_id}")
-                if await self._one(db, select(players.c.id).where(players.c.id == player_id)) is None:
+                found = await self._one(db, select(players.c.platform).where(players.c.id == player_id))
+                if found is None:
                     raise NotFound(f"no player {player_id}")
             index = await self._seat_count(db, match_id)
             await db.execute(insert(seats).values(match_id=match_id, seat=index, player_id=player_id,
-                                                  bot_level=bot_level, timeouts_in_a_row=0, away=0))
+                                                  bot_level=bot_level, timeouts_in_a_row=0, away=0,
+                                                  platform=None if player_id is None else found["platform"]))
             return await self._seat(db, match_id, index)
 
     async def remove_seat(self, match_id: int, seat_index: int) -> list[Seat]:

@@ -111,6 +111,7 @@ class Seat:
     timeouts_in_a_row: int
     away: bool  # the human is absent and a bot plays the seat for now
     display_name: str | None = None  # the player's name, joined in for rendering
+    platform: str | None = None  # where the seat's player is shown (a matched table seats several); None: a bot
 
     @property
     def is_human(self) -> bool:
@@ -119,7 +120,28 @@ class Seat:
     @classmethod
     def from_row(cls, row: Mapping[str, Any]) -> Seat:
         return cls(row["match_id"], row["seat"], row["player_id"], row["bot_level"], row["timeouts_in_a_row"],
-                   bool(row["away"]), row["display_name"])
+                   bool(row["away"]), row["display_name"], row.get("platform"))
+
+
+@dataclass(frozen=True)
+class QueueEntry:
+    """A player waiting in a matchmaking queue (bot/core/matchmaking.py)."""
+
+    id: int
+    player_id: int
+    platform: str
+    game: str
+    mode: str
+    ordinal: float  # openskill's ordinal in this game and mode when they joined (placement players: a new one's)
+    queued: float
+    chat_id: str | None = None  # the private message showing their place, with "Leave queue"
+    message_id: str | None = None
+    display_name: str = ""
+
+    @classmethod
+    def from_row(cls, row: Mapping[str, Any]) -> QueueEntry:
+        return cls(row["id"], row["player_id"], row["platform"], row["game"], row["mode"], row["ordinal"],
+                   row["queued"], row["chat_id"], row["message_id"], row.get("display_name") or "")
 
 
 @dataclass(frozen=True)

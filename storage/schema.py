@@ -66,6 +66,7 @@ seats = Table(
     Column("bot_level", Text),
     Column("timeouts_in_a_row", Integer, nullable=False),
     Column("away", Integer, nullable=False),
+    Column("platform", Text),  # the platform the seat's player is shown on; None: a bot
 )
 
 moves = Table(
@@ -231,4 +232,17 @@ recent_sends = Table(
     Column("platform", Text, nullable=False),
     Column("chat_id", Text, nullable=False),
     Column("at", Float, nullable=False),
+)
+
+queue_entries = Table(
+    "queue_entries", metadata,
+    Column("id", Integer, primary_key=True),
+    Column("player_id", Integer, ForeignKey("players.id"), nullable=False, unique=True),
+    Column("platform", Text, nullable=False),
+    Column("game", Text, nullable=False),
+    Column("mode", Text, nullable=False),
+    Column("ordinal", Float, nullable=False),
+    Column("queued", Float, nullable=False),
+    Column("chat_id", Text),
+    Column("message_id", Text),
 )

@@ -6,11 +6,12 @@ from storage.matches import MatchOps
 from storage.messages import MessageOps
 from storage.ops import OpsReads
 from storage.players import ChatOps, PlayerOps
+from storage.queue import QueueOps
 from storage.sends import SendOps
 from storage.tournaments import TournamentOps
 
 
-class Store(MatchOps, PlayerOps, ChatOps, MessageOps, TournamentOps, SendOps, OpsReads):
+class Store(MatchOps, PlayerOps, ChatOps, MessageOps, TournamentOps, SendOps, OpsReads, QueueOps):
     """Async persistence for Majlis on one SQLite connection.
 
         store = await Store.open()            # ./data/majlis.db, or $DATABASE_URL

@@ -107,6 +107,8 @@ class FakeDiscord:
         self.failures: list[list[Any]] = []
         self.watch: Callable[[Call], Awaitable[None]] | None = None  # told of each message created or edited
         self.guilds: dict[str, int] = {}  # channel id -> its guild, for channels outside GUILD_ID (other shards)
+        self.dms: dict[str, dict[str, Any]] = {}  # DM channel id -> the user it is with
+        self.closed_dms: set[str] = set()  # user ids who allow no DMs from the bot (50007 on a DM send)
         self._ids = itertools.count(1_100_000_000_000_000_000)
         self._seq = itertools.count()
         self.webhook_adapter = _RecordingAdapter(self)
@@ -195,12 +197,28 @@ class FakeDiscord:
         data: dict[str, Any] = {"custom_id": custom_id, "component_type": kind}
         if value is not None:
             data["values"] = [value]
-        return self._interaction(3, {"user": who, "permissions": permissions}, data, guild=True,
+        return self._interaction(3, {"user": who, "permissions": permissions}, data,
+                                 guild=message["channel_id"] not in self.dms,
                                  channel_id=int(message["channel_id"]), message=message, locale=locale)
 
     # ------------------------------------------------------------------------------------------ lookups
-    def guild_of(self, channel_id: int | str) -> str:
+    def guild_of(self, channel_id: int | str) -> str | None:
+        if str(channel_id) in self.dms:
+            return None
         return str(self.guilds.get(str(channel_id), GUILD_ID))
+
+    def dm_channel(self, who: dict[str, Any]) -> str:
+        """The id of the DM channel between the bot and `who` (opened here first if the bot has not yet)."""
+        for channel_id, other in self.dms.items():
+            if other["id"] == who["id"]:
+                return channel_id
+        channel_id = str(next(self._ids))
+        self.dms[channel_id] = who
+        return channel_id
+
+    def dm_messages(self, who: dict[str, Any]) -> list[dict[str, Any]]:
+        channel = self.dm_channel(who)
+        return [m for m in self.messages.values() if m["channel_id"] == channel]
 
     def channel_messages(self) -> list[dict[str, Any]]:
         return [m for m in self.messages.values() if not int(m.get("flags", 0)) & EPHEMERAL]
@@ -236,6 +254,12 @@ class FakeDiscord:
                     failure[2], "error"))
         if (method, path) == ("GET", "/users/@me"):
             return BOT_USER
+        if (method, path) == ("POST", "/users/@me/channels"):
+            recipient = str((call.payload or {})["recipient_id"])
+            who = next((u for u in self.dms.values() if u["id"] == recipient), None) or {
+                "id": recipient, "username": f"user{recipient[-4:]}", "global_name": None, "discriminator": "0",
+                "avatar": None}
+            return {"id": self.dm_channel(who), "type": 1, "recipients": [who], "last_message_id": None}
         if (method, path) == ("GET", "/oauth2/applications/@me"):
             return {"id": str(APP_ID), "name": "Majlis", "description": "", "icon": None, "bot_public": True,
                     "bot_require_code_grant": False, "owner": user(0, "Owner"), "verify_key": "0" * 64,
@@ -249,6 +273,8 @@ class FakeDiscord:
         found = re.fullmatch(r"/channels/(\d+)/messages(?:/(\d+))?", path)
         if found:
             channel_id, message_id = found.groups()
+            if method == "POST" and channel_id in self.dms and self.dms[channel_id]["id"] in self.closed_dms:
+                self._raise(call, 403, 50007, "Cannot send messages to this user")
             if method == "POST":
                 call.message = self._create(channel_id, call.payload or {}, call.files)
                 return call.message
@@ -363,13 +389,15 @@ class FakeDiscord:
         message_id = str(next(self._ids))
         attachments = self._attachments(payload, files)
         message = {
-            "id": message_id, "channel_id": str(channel_id), "guild_id": self.guild_of(channel_id), "author": BOT_USER,
+            "id": message_id, "channel_id": str(channel_id), "author": BOT_USER,
             "content": payload.get("content") or "", "embeds": self._embeds(payload.get("embeds") or [], attachments),
             "attachments": attachments, "components": payload.get("components") or [], "flags": flags,
             "type": 20 if interaction_id else 0, "timestamp": TIMESTAMP, "edited_timestamp": None, "tts": False,
             "mention_everyone": False, "mentions": [], "mention_roles": [], "pinned": False,
             "application_id": str(APP_ID),
         }
+        if self.guild_of(channel_id) is not None:
+            message["guild_id"] = self.guild_of(channel_id)
         self.messages[message_id] = message
         return json.loads(json.dumps(message))
 

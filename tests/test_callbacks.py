@@ -20,8 +20,8 @@ def test_encode_joins_op_match_and_args_and_decode_reads_them_back():
 
 
 def test_encode_refuses_unknown_ops_and_codes_over_telegrams_64_bytes():
-    with pytest.raises(ValueError, match="unknown op 'z'"):
-        encode("z", 1)
+    with pytest.raises(ValueError, match="unknown op 'd'"):
+        encode("d", 1)
     longest = encode("p", 1, "a" * (MAX_BYTES - len("p:1:")))
     assert len(longest.encode()) == MAX_BYTES == 64
     with pytest.raises(ValueError, match="action code too long"):
@@ -31,14 +31,14 @@ def test_encode_refuses_unknown_ops_and_codes_over_telegrams_64_bytes():
 
 
 def test_decode_refuses_what_no_button_of_ours_sends():
-    for forged in (None, "", "m", "z:1", "m:x:1", "m:-1:0", ":1", "M:1", "m: 1", "m:1.5"):
+    for forged in (None, "", "m", "d:1", "m:x:1", "m:-1:0", ":1", "M:1", "m: 1", "m:1.5"):
         with pytest.raises(BadAction):
             decode(forged)
     with pytest.raises(BadAction, match="empty or oversized action"):
         decode("j:1:" + "a" * 61)
     assert decode("j:1:" + "a" * 60).args == ("a" * 60,)
-    with pytest.raises(BadAction, match="unknown action 'q:3'"):
-        decode("q:3")
+    with pytest.raises(BadAction, match="unknown action 'f:3'"):
+        decode("f:3")
     assert isinstance(BadAction("x"), ValueError)
 
 

@@ -126,7 +126,7 @@ async def test_commands_sync_to_the_guild_with_arabic_and_english_texts(store):
     commands = fake.commands[f"/applications/{APP_ID}/guilds/{GUILD_ID}/commands"]
     names = {c["name"] for c in commands}
     assert names == {"new", "join", "leave", "start", "cancel", "hand", "score", "top", "stats", "rules", "lang",
-                     "help", "m", "back", "timer", "coins", "rated", "replay", "tournament",
+                     "help", "m", "back", "timer", "coins", "rated", "replay", "tournament", "play", "queue",
                      "ban", "unban", "status"}  # the last three the operators' (anyone else is told so)
     for command in commands:
         assert any("\u0600" <= ch <= "\u06ff" for ch in command["description"]), command["name"]

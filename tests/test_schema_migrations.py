@@ -64,6 +64,7 @@ ADDED = {2: {"players": {"client_language": None, "username": None}},
          5: {"matches": {"stake": 0}},
          6: {"matches": {"rated": 0}},
          8: {"matches": {"lobby_version": 0, "lobby_shown": 0}},  # revision 0008: no lobby message owed
+         10: {"seats": {"platform": "by player"}},  # revision 0010: a human seat is on its player's platform
          12: {"players": {"banned_at": None}}}  # revision 0012 (bans): nobody is banned
 
 
@@ -108,6 +109,9 @@ async def test_a_database_of_every_legacy_version_migrates_with_every_row_kept(t
                         if value == "by status":  # version 4 marks ended matches delivered, open ones owed
                             delivered = version < 4 and row["status"] in ("finished", "cancelled")
                             value = row["version"] if delivered else None
+                        elif value == "by player":
+                            value = next((player["platform"] for name, player in written
+                                          if name == "players" and player["id"] == row["player_id"]), None)
                         row[column] = value
             expected.append(row)
         assert _read(path, table) == _ordered(expected), table

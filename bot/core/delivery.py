@@ -1,4 +1,6 @@
 """Showing a match: racks in private chats, the table and turn notices in the group — after the move is stored.
+A matched table (bot/core/matchmaking.py) has no group: each human seat gets the table and its rack in its own
+private chat, on the platform the seat carries (a Discord seat in a DM with components, never an ephemeral).
 
 A stored move is a fact, so nothing here may un-tell it: a move only *schedules* a delivery (`_schedule`), and the
 delivery runs after the presser was answered (`deliver`), retries what the platform refused with backoff (honouring
@@ -33,6 +35,7 @@ from bot.i18n import game_name, t
 from bot.logs import bind_log_fields
 from bot.messages import Actor, Busy, ChatRef, MessageGone, OutMessage, Reply, Unreachable
 from storage.models import Match, Message, Seat
+from storage.queue import MATCHED
 
 log = logging.getLogger(__name__)
 
@@ -196,7 +199,7 @@ class Delivery(ServiceState):
         every match whose lobby message is behind its lobby changes owes that message (posted if it never went
         out)."""
         for match in await self.store.undelivered_matches():
-            if match.platform in self.transports:
+            if self._shows(match):
                 await self._owed_sheets(match)
                 self._schedule(match, None, new_turn=True)
         for match in await self.store.lobby_owed_matches():
@@ -240,7 +243,7 @@ class Delivery(ServiceState):
                     return
                 del self._due[match_id]  # what is scheduled from now on is the next pass's work
                 match = await self.store.get_match(match_id)
-                if match is None or match.platform not in self.transports:
+                if match is None or not self._shows(match):
                     return
                 bind_log_fields(match=match.id, platform=match.platform)  # this pass runs in a task of its own
                 left = await self._deliver_pass(match, due)
@@ -305,9 +308,8 @@ class Delivery(ServiceState):
         """The racks (or the turn notice) of a match in play."""
         state = match_state(match)
         seats = await self._seats(match.id)
-        transport = self.transports[match.platform]
         turn = presenter.shown_turn(match, state) if match.status == "active" else None
-        if transport.push_private:
+        if self._pushes(match):
             await self._deliver_racks(match, state, seats, turn, work, left, errors)
         else:
             try:
@@ -362,13 +364,15 @@ class Delivery(ServiceState):
             if not (is_turn or touched):
                 continue
             player = await self._player(seat.player_id) if seat.player_id else None
-            if player is None:
+            platform = self._shown_on(match, seat)
+            if player is None or platform not in self.transports:
                 continue
             try:
+                chat_id = await self._private_chat(platform, player.user_id)
                 message = await self._rack_message(match, state, seat)
-                await self._show(match, "rack", seat.seat, player.user_id, message)
+                await self._show(match, "rack", seat.seat, chat_id, message, platform=platform)
                 if ping:
-                    await self._ping(match, seat, player.user_id)
+                    await self._ping(match, seat, chat_id, platform)
             except Unreachable:  # they never opened (or closed) the private chat: nothing a retry would change
                 log.info("rack for player %s could not be delivered", player.id)
             except Exception as error:
@@ -384,6 +388,9 @@ class Delivery(ServiceState):
 
     async def _deliver_table(self, match: Match, state: dict[str, Any], seats: list[Seat], left: Due,
                              errors: list[BaseException]) -> None:
+        if match.platform == MATCHED:
+            await self._deliver_private_tables(match, state, seats, left, errors)
+            return
         key = (match.platform, match.chat_id)
         per_minute = getattr(self.transports[match.platform], "group_edits_per_minute", None)
         interval = 60.0 / per_minute if per_minute else 0.0
@@ -395,7 +402,8 @@ class Delivery(ServiceState):
         chat_lang = await self._chat_lang(ChatRef(match.platform, match.chat_id))
         recent = await self._recap(match, seats)
         try:
-            await self._announce_rounds(match, state, seats, chat_lang)
+            await self._announce_rounds(match, state, seats, chat_lang, match.platform, match.chat_id)
+            self._sheets_out(match.id)
             table = await self._render(presenter.table_parts, match, state, seats, chat_lang, recent,
                                        self.images[match.platform])
             await self._show(match, "table", None, match.chat_id, table)
@@ -406,6 +414,41 @@ class Delivery(ServiceState):
         self._table_at[key] = self.clock()
         if match.status == "finished":  # the ladder's results and new achievements, under the final table
             await self._tell_news(match.id, match.platform, match.chat_id, chat_lang)
+
+    async def _deliver_private_tables(self, match: Match, state: dict[str, Any], seats: list[Seat], left: Due,
+                                      errors: list[BaseException]) -> None:
+        """A matched table has no group: each human seat sees the table in its own private chat, in its own
+        language, on its own platform (a private chat is not paced like a group: PTB's limiter keeps Telegram's
+        per-chat limit). A finished match's rating news goes to every seat."""
+        recent = await self._recap(match, seats)
+        news = self._news.get(match.id)
+        failed = False
+        for seat in seats:
+            platform = self._shown_on(match, seat)
+            player = await self._player(seat.player_id) if seat.player_id else None
+            if player is None or platform not in self.transports:
+                continue
+            lang = await self._player_lang(match, seat)
+            try:
+                chat_id = await self._table_chat(platform, player.user_id)
+                await self._announce_rounds(match, state, seats, lang, platform, chat_id)
+                table = await self._render(presenter.table_parts, match, state, seats, lang, recent.copy(),
+                                           self.images[platform])
+                await self._show(match, "table", seat.seat, chat_id, table, platform=platform)
+            except Unreachable:  # a private chat closed to the bot: nothing a retry would change
+                log.info("match %s: the table could not reach seat %s", match.id, seat.seat)
+                continue
+            except Exception as error:
+                errors.append(error)
+                failed = True
+                continue
+            if match.status == "finished" and news is not None:
+                self._news[match.id] = news
+                await self._tell_news(match.id, platform, chat_id, lang)
+        if failed:
+            left.table = True
+            return
+        self._sheets_out(match.id)
 
     async def _recap(self, match: Match, seats: list[Seat]) -> presenter.Recent:
         """The moves the table's recap shows. This worker's log holds the moves it stored; when the match has
@@ -429,25 +472,33 @@ class Delivery(ServiceState):
         self._recent[match.id], self._recent_at[match.id] = log_, match.version
         return log_.copy()
 
-    async def _announce_rounds(self, match: Match, state: dict[str, Any], seats: list[Seat], lang: str) -> None:
-        """Each finished round's score sheet, posted in the group before the table moves on (once each: a round
-        whose sheet is out is not announced again when a later send fails)."""
+    async def _announce_rounds(self, match: Match, state: dict[str, Any], seats: list[Seat], lang: str,
+                               platform: str, chat_id: str) -> None:
+        """Each finished round's score sheet, posted in the chat before the table moves on, once each (the caller
+        forgets the owed sheets once every chat of the table has them: `_sheets_out`)."""
         first = self._announce.get(match.id)
         if first is None:
             return
+        key = (match.id, platform, chat_id)
+        first = max(first, self._announced.get(key, first))  # a sheet this chat has is not sent again on a retry
         for message in await self._render_all(presenter.round_ends_parts, match, state, seats, lang, first,
-                                          self.images[match.platform]):
-            await self.transports[match.platform].send(match.chat_id, message)
+                                              self.images[platform]):
+            await self.transports[platform].send(chat_id, message)
             first += 1
-            self._announce[match.id] = first
-        self._announce.pop(match.id, None)
+            self._announced[key] = first
 
-    async def _ping(self, match: Match, seat: Seat, user_id: str) -> None:
+    def _sheets_out(self, match_id: int) -> None:
+        """Every chat of the match has its finished rounds' sheets: none is owed any more."""
+        self._announce.pop(match_id, None)
+        for key in [key for key in self._announced if key[0] == match_id]:
+            del self._announced[key]
+
+    async def _ping(self, match: Match, seat: Seat, user_id: str, platform: str) -> None:
         """A short text in the private chat that makes the phone ring; the previous one is deleted first. Another
         worker pinging this seat right now rings the same player: then this one does not."""
-        transport = self.transports[match.platform]
+        transport = self.transports[platform]
         try:
-            async with self._claimed(match, "ping", seat.seat) as claim:
+            async with self._claimed(match, "ping", seat.seat, platform) as claim:
                 old = claim.current
                 if old is not None:
                     try:
@@ -458,19 +509,21 @@ class Delivery(ServiceState):
                 lang = await self._player_lang(match, seat)
                 text = t(lang, "ping.turn", game=game_name(lang, match.game))
                 message_id = await transport.send(user_id, OutMessage(text, ping=True))
-                await self._slot_save(match.platform, user_id, message_id, "ping", match.id, seat.seat, claim.token)
+                await self._slot_save(platform, user_id, message_id, "ping", match.id, seat.seat, claim.token)
                 claim.saved = True
         except SlotBusy:
             log.info("match %s: seat %s is being pinged by another worker", match.id, seat.seat)
 
     @asynccontextmanager
-    async def _claimed(self, match: Match, kind: str, seat: int | None) -> AsyncIterator[Claim]:
+    async def _claimed(self, match: Match, kind: str, seat: int | None, platform: str | None = None
+                       ) -> AsyncIterator[Claim]:
         """Hold a slot in the database while sending a new message into it (SlotBusy when another worker holds
         it). The claim comes with the slot's message as stored now, which replaces this worker's memory of it;
         saving the new message with `claim.token` releases the claim, else it is released on the way out."""
         token = secrets.token_hex(8)
-        outcome = await self.store.claim_slot(match.platform, kind, match.id, seat, token, self.clock(), CLAIM_LEASE)
-        self._slots[(match.platform, kind, match.id, seat)] = outcome.current
+        platform = platform or match.platform
+        outcome = await self.store.claim_slot(platform, kind, match.id, seat, token, self.clock(), CLAIM_LEASE)
+        self._slots[(platform, kind, match.id, seat)] = outcome.current
         if not outcome.held:
             raise SlotBusy(CLAIM_RETRY, f"another worker is sending the {kind} of match {match.id}")
         claim = Claim(token, outcome.current)
@@ -479,7 +532,7 @@ class Delivery(ServiceState):
         finally:
             if not claim.saved:
                 try:
-                    await self.store.release_slot(match.platform, kind, match.id, seat, token)
+                    await self.store.release_slot(platform, kind, match.id, seat, token)
                 except Exception:  # its lease frees it
                     log.warning("match %s: could not release the %s claim", match.id, kind, exc_info=True)
 
@@ -518,7 +571,7 @@ class Delivery(ServiceState):
         lang = await self._player_lang(match, seat)
         pick = self._picks.get((match.id, seat.seat))
         return await self._render(presenter.rack_parts, match, state, seat, seats, lang, pick,
-                                  self.images[match.platform])
+                                  self.images[self._shown_on(match, seat)])
 
     async def _cmd_hand(self, actor: Actor, chat: ChatRef, player_id: int, lang: str, args: list[str]) -> Reply:
         match = await self._chat_match(chat, player_id)
@@ -534,12 +587,13 @@ class Delivery(ServiceState):
             return Reply(t(lang, "err.not_your_seat"), alert=True)
         message = await self._rack_message(match, match_state(match), seat)
         await self._fresh_slots(match.id)
-        if self.transports[match.platform].push_private:
+        if self._pushes(match):
+            platform = self._shown_on(match, seat)
             try:
-                await self._show(match, "rack", seat.seat, (await self._player(player_id)).user_id,
-                                 message, new=True)
+                chat_id = await self._private_chat(platform, (await self._player(player_id)).user_id)
+                await self._show(match, "rack", seat.seat, chat_id, message, new=True, platform=platform)
             except Unreachable:
-                link = self.transports[match.platform].deep_link(f"m{match.id}")
+                link = self.transports[platform].deep_link(f"m{match.id}")
                 return Reply(t(lang, "err.open_private", link=link or ""), alert=True)
             except SlotBusy:  # another worker is sending this rack right now: it is on its way
                 pass
@@ -547,20 +601,21 @@ class Delivery(ServiceState):
         return Reply("", message=message)
 
     async def _show(self, match: Match, kind: str, seat: int | None, chat_id: str, message: OutMessage,
-                    new: bool = False) -> None:
+                    new: bool = False, platform: str | None = None) -> None:
         """Edit the message in this slot, or send it (and remember it) when there is none or it is gone. A send
         holds the slot's claim: when another worker's message turned up in the slot meanwhile, that one is edited
         instead, so the slot never gets a second live message."""
-        transport = self.transports[match.platform]
+        platform = platform or match.platform
+        transport = self.transports[platform]
         chat_id = str(chat_id)
-        old = await self._slot(match.platform, kind, match.id, seat)
+        old = await self._slot(platform, kind, match.id, seat)
         if old is not None and not new and old.chat_id == chat_id:
             try:
                 await transport.edit(old.chat_id, old.message_id, message)
                 return
             except MessageGone:
                 pass
-        async with self._claimed(match, kind, seat) as claim:
+        async with self._claimed(match, kind, seat, platform) as claim:
             current = claim.current
             if (not new and current is not None and current.chat_id == chat_id
                     and (old is None or current.message_id != old.message_id)):
@@ -570,7 +625,7 @@ class Delivery(ServiceState):
                 except MessageGone:
                     pass
             message_id = await transport.send(chat_id, message)
-            await self._slot_save(match.platform, chat_id, message_id, kind, match.id, seat, claim.token)
+            await self._slot_save(platform, chat_id, message_id, kind, match.id, seat, claim.token)
             claim.saved = True
         if new and current is not None and current.chat_id == chat_id:  # one live message per slot: the old goes
             try:

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 from typing import Any
 
 import engine
 from bot import callbacks, presenter, rules
 from bot.coin_tables import COIN_GAMES, next_stake, parse_stake
 from bot.core.coins import Coins
+from bot.core.matchmaking import play_now, play_now_button, table_label
 from bot.games import playable_games, ui_for
 from bot.i18n import LANGUAGES, game_name, pick_language, refusal, t, tn
 from bot.messages import ERROR, INFO, Actor, Button, ChatRef, OutMessage, Reply, Unreachable
@@ -69,7 +71,9 @@ class Lobby(Coins):
             chat_lang = await self._chat_lang(chat)
             try:
                 pinned = [(found.id, found.game) for found in await self._open_tournaments(chat.platform)]
-                await self._send(chat.platform, chat.chat_id, presenter.game_picker(chat_lang, games, pinned))
+                picker = presenter.game_picker(chat_lang, games, pinned)
+                picker = replace(picker, keyboard=[*picker.keyboard, [play_now_button(chat_lang)]])
+                await self._send(chat.platform, chat.chat_id, picker)
             except Unreachable:
                 return Reply(t(lang, "err.cannot_post"), alert=True, kind=ERROR)
             return Reply("")  # the picker is the one message the group sees
@@ -199,7 +203,9 @@ class Lobby(Coins):
         if invite and match is not None:
             return await self._invited(match, player_id, lang)
         if match is None or await self._seat_of(match, player_id) is None or not match.is_open:
-            return Reply(t(lang, "dm.welcome"))
+            game_id, mode = play_now()
+            return Reply("", message=OutMessage(t(lang, "dm.welcome_play", table=table_label(lang, game_id, mode)),
+                                                keyboard=[[play_now_button(lang)]]))
         if match.status == "lobby":
             self._owe_lobby(match.id)  # their seat shows them ready
         return Reply(t(lang, "dm.ready", game=game_name(lang, match.game)))

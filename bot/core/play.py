@@ -106,7 +106,7 @@ class Play(ServiceState):
             self._schedule(match, changed_seats={seat.seat}, new_turn=True)
             done = t(lang, "move.done", move=presenter.describe_move(match.game, move, lang, game.view(new_state, None),
                                                                      You("")))
-            if self.transports[match.platform].push_private:
+            if self._pushes(match):
                 return Reply(done)
             # On-demand platforms (Discord) update the private hand in the reply itself.
             seat = await self._seat_of(match, player_id) or seat
@@ -147,7 +147,7 @@ class Play(ServiceState):
                 self._picks.pop((match.id, seat.seat), None)
             else:
                 self._picks[(match.id, seat.seat)] = key
-            if self.transports[match.platform].push_private:
+            if self._pushes(match):
                 # The rack is redrawn by the delivery, after this answer: the player's own screen, not the table.
                 self._schedule(match, changed_seats={seat.seat}, new_turn=False, table=False)
                 return Reply(ui_for(match.game).pick_hint(key, lang) if key is not None else "")

@@ -17,6 +17,7 @@ from bot.i18n import game_name, round_name, t, tn
 from bot.messages import ERROR, Actor, ChatRef, OutMessage, Reply, Unreachable
 from renderers.animation import render_replay
 from storage.models import Match, MoveRecord, Seat
+from storage.queue import MATCHED
 
 log = logging.getLogger(__name__)
 
@@ -79,13 +80,17 @@ class Replays(ServiceState):
             match = await self.store.get_match(match_id)
         else:
             match = await self.store.latest_match(chat.platform, chat.chat_id)
+            if chat.private:  # a matched table lives in no chat: the player's own latest one
+                mine = await self.store.player_latest_match(player_id)
+                if mine is not None and mine.platform == MATCHED and (match is None or mine.id > match.id):
+                    match = mine
         return await self._post_replay(match, chat, lang)
 
     async def _press_replay(self, match: Match, chat: ChatRef, lang: str) -> Reply:
         return await self._post_replay(match, chat, lang)
 
     async def _post_replay(self, match: Match | None, chat: ChatRef, lang: str) -> Reply:
-        if match is None or match.platform != chat.platform:
+        if match is None or match.platform not in (chat.platform, MATCHED):
             return Reply(t(lang, "replay.no_match"), alert=True, kind=ERROR)
         if match.status != "finished":
             return Reply(t(lang, "replay.not_finished", id=match.id), alert=True, kind=ERROR)

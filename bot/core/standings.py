@@ -25,6 +25,8 @@ class Standings(ServiceState):
         match = await self._chat_match(chat, player_id)
         if (match is None or match.status != "active") and not chat.private:
             match = await self.store.latest_match(chat.platform, chat.chat_id)  # the final score of the last one
+        elif match is None and chat.private:  # a matched table that ended: its final score
+            match = await self.store.player_latest_match(player_id)
         if match is None or match.snapshot is None:
             return Reply(t(lang, "err.no_game"))
         return await self._score_reply(match, lang)

@@ -51,7 +51,8 @@ from bot.messages import Actor, ChatRef, OutMessage, Transport
 from bot.metrics import Metrics, ServiceCollector
 from storage import Store
 from storage.coins import CoinGrants
-from storage.models import Chat, Match, Message, Player, Seat
+from storage.models import CHAT_DEFAULTS, Chat, Match, Message, Player, Seat
+from storage.queue import MATCHED
 
 log = logging.getLogger(__name__)
 MAX_RECAP = 400  # moves kept for the table's recap at most (a recap shows a folded summary of long runs)
@@ -94,6 +95,8 @@ class ServiceState:
         self._recent: dict[int, presenter.Recent] = defaultdict(presenter.Recent)  # moves a recap still shows
         self._recent_at: dict[int, int] = {}  # match -> the version its recap log has reached (absent: 0)
         self._announce: dict[int, int] = {}  # match -> the first finished round whose score sheet is not out yet
+        # (match, platform, chat) -> the first round whose sheet that chat has not had (a matched table's chats)
+        self._announced: dict[tuple[int, str, str], int] = {}
         self._last_turn: dict[int, int | None] = {}
         # The update being handled (its number; 0 outside any), inherited by the tasks it starts (its deliveries).
         self._update: ContextVar[int] = ContextVar(f"majlis-update-{id(self)}", default=0)
@@ -176,6 +179,8 @@ class ServiceState:
             self._seat_cache.pop(match_id, None)
 
     async def _chat(self, platform: str, chat_id: str) -> Chat:
+        if platform == MATCHED:  # a matched table has no group: nothing of a chat is stored for it
+            return Chat(MATCHED, str(chat_id), None, dict(CHAT_DEFAULTS), 0.0)
         key = (platform, str(chat_id))
         chat = self._chat_cache.get(key)
         if chat is None:
@@ -240,6 +245,33 @@ class ServiceState:
         if player is None:
             return chat_lang
         return pick_language(player.language, player.client_language, chat_lang)
+
+    def _pushes(self, match: Match, seat: Seat | None = None) -> bool:
+        """Whether racks are pushed into private chats: at a matched table always (on Discord a DM with
+        components), at a group's table where the platform may write to a player first (Telegram)."""
+        if match.platform == MATCHED:
+            return True
+        transport = self.transports.get(match.platform)
+        return transport is not None and transport.push_private
+
+    def _shown_on(self, match: Match, seat: Seat) -> str:
+        """The platform a seat is shown on: its own at a matched table, the group's elsewhere."""
+        return (seat.platform or match.platform) if match.platform == MATCHED else match.platform
+
+    def _shows(self, match: Match) -> bool:
+        """Whether this process can show the match: a platform of it is attached."""
+        return match.platform in self.transports or (match.platform == MATCHED and bool(self.transports))
+
+    async def _private_chat(self, platform: str, user_id: str) -> str:
+        """The user's private chat with the bot (Discord: their DM channel, opened on first use)."""
+        opener = getattr(self.transports[platform], "private_chat", None)
+        return str(user_id) if opener is None else await opener(str(user_id))
+
+    async def _table_chat(self, platform: str, user_id: str) -> str:
+        """Where a matched table's table picture goes for this user: their private chat, unless the platform shows
+        tables elsewhere (the terminal prints the table above the prompt, the hand under it)."""
+        opener = getattr(self.transports[platform], "table_chat", None)
+        return await self._private_chat(platform, user_id) if opener is None else await opener(str(user_id))
 
     async def _seat_of(self, match: Match, player_id: int) -> Seat | None:
         for seat in await self._seats(match.id):
@@ -307,6 +339,8 @@ class ServiceState:
         self._recent.pop(match_id, None)
         self._recent_at.pop(match_id, None)
         self._announce.pop(match_id, None)
+        for key in [key for key in self._announced if key[0] == match_id]:
+            del self._announced[key]
         self._last_turn.pop(match_id, None)
         self._hand_sizes.pop(match_id, None)
         for key in [key for key in self._picks if key[0] == match_id]:
@@ -314,6 +348,9 @@ class ServiceState:
 
     async def _after_finish(self, match_id: int) -> None:
         """A match just finished (bot.core.ladder: achievements and the ladder's news)."""
+
+    async def _queue_tick(self) -> None:
+        """Seat the matchmaking queues whose time came (the service's Matchmaking)."""
 
     async def _tell_news(self, match_id: int, platform: str, chat_id: str, lang: str) -> None:
         """Post what a finished match has to tell after its final table (bot.core.ladder)."""

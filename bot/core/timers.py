@@ -65,6 +65,7 @@ class Timers(ServiceState):
             if len(claimed) < TIMER_BATCH:
                 break
         await self._tournament_tick()  # bot/core/tournaments.py: draws due, results, check-ins, forfeits
+        await self._queue_tick()  # bot/core/matchmaking.py: Quick queues whose wait is over, widened rated spreads
         return fired
 
     async def run_timers(self, interval: float = MAX_SLEEP) -> None:
@@ -193,29 +194,14 @@ class Timers(ServiceState):
         return t(lang, "timer.now")
 
     async def _deadline_for(self, match: Match, state: dict[str, Any], seats: list[Seat]) -> float | None:
-        seat = engine.get(match.game).to_move(state)
-        if seat is None:
-            return None
-        if not seats[seat].is_human or seats[seat].away:
-            # A bot seat never waits; but a window the rules time (a Tunj claim) still needs its deadline, and so
-            # does a bot's pause between its moves where the rules want each one shown (`_bot_pause`). A bot that
-            # plays at once gets a due time too: its turn is owed work any worker claims (BOT_TURN_GRACE).
-            if ui_for(match.game).forced_timeout_move(engine.get(match.game).view(state, None)) is None:
-                pause = self._bot_pause(match, state, seats)
-                return self.clock() + (BOT_TURN_GRACE if pause is None else pause)
         chat = await self._chat(match.platform, match.chat_id)
-        game = engine.get(match.game)
-        seconds = ui_for(match.game).timer_seconds(game.view(state, None), match.options, chat.turn_timer)
-        return self.clock() + seconds if seconds else None
+        return turn_deadline(match.game, match.options, state, [seat.is_human for seat in seats], self.clock(),
+                             chat.turn_timer, away=[seat.away for seat in seats])
 
     def _bot_pause(self, match: Match, state: dict[str, Any], seats: list[Seat]) -> float | None:
         """Seconds the bot to move waits before its next move (GameUI.bot_pause), or None: it plays at once. Only
         a bot in its own seat waits: one covering an absent player never slips, so it has nothing to hide."""
-        game = engine.get(match.game)
-        seat = game.to_move(state)
-        if seat is None or seats[seat].is_human:
-            return None
-        return ui_for(match.game).bot_pause(game.view(state, None), match.options)
+        return _bot_pause(match.game, match.options, state, [seat.is_human for seat in seats])
 
     async def _timeout(self, match_id: int, seen_version: int, lease_end: float | None = None) -> int:
         """Play for the seat whose timer ran out, if it is still that turn's timer: claimed at `seen_version` with
@@ -290,19 +276,52 @@ class Timers(ServiceState):
             self._schedule(match, changed_seats={seat_index}, new_turn=True)
 
     async def _notify_player(self, match: Match, seat: Seat, key: str, **values: Any) -> None:
-        transport = self.transports[match.platform]
+        platform = self._shown_on(match, seat)
+        transport = self.transports.get(platform)
         player = await self._player(seat.player_id) if seat.player_id else None
-        if player is None:
+        if player is None or transport is None:
             return
         lang = await self._player_lang(match, seat)
         values = {**values, "move": ui_for(match.game).describe_move(values.get("move", ""), lang)}
         text = t(lang, key, **values)
-        target = player.user_id if transport.push_private else match.chat_id
+        pushed = self._pushes(match)
         mention = None
-        if not transport.push_private:
+        try:
+            target = await self._private_chat(platform, player.user_id) if pushed else match.chat_id
+        except Exception as error:
+            log.info("could not open the private chat of player %s: %s", player.id, error)
+            return
+        if not pushed:
             text = t(lang, "mention", user=player.user_id) + " " + text
             mention = player.user_id
         try:
             await transport.send(target, OutMessage(text, mention=mention))
         except Exception as error:  # a courtesy message: the move it reports is stored and will be shown anyway
             log.info("could not tell player %s about %s: %s", player.id, key, error)
+
+
+def turn_deadline(game_id: str, options: dict[str, Any], state: dict[str, Any], humans: list[bool], now: float,
+                  chat_timer: int | None, away: list[bool] | None = None) -> float | None:
+    """When the turn of the seat to move times out (None: untimed), from the seats' kinds alone — so a table
+    started without any chat (bot/core/matchmaking.py, inside its seating transaction) gets the same deadline."""
+    game = engine.get(game_id)
+    seat = game.to_move(state)
+    if seat is None:
+        return None
+    if not humans[seat] or (away is not None and away[seat]):
+        # A bot seat never waits; but a window the rules time (a Tunj claim) still needs its deadline, and so
+        # does a bot's pause between its moves where the rules want each one shown (`_bot_pause`). A bot that
+        # plays at once gets a due time too: its turn is owed work any worker claims (BOT_TURN_GRACE).
+        if ui_for(game_id).forced_timeout_move(game.view(state, None)) is None:
+            pause = _bot_pause(game_id, options, state, humans)
+            return now + (BOT_TURN_GRACE if pause is None else pause)
+    seconds = ui_for(game_id).timer_seconds(game.view(state, None), options, chat_timer)
+    return now + seconds if seconds else None
+
+
+def _bot_pause(game_id: str, options: dict[str, Any], state: dict[str, Any], humans: list[bool]) -> float | None:
+    game = engine.get(game_id)
+    seat = game.to_move(state)
+    if seat is None or humans[seat]:
+        return None
+    return ui_for(game_id).bot_pause(game.view(state, None), options)

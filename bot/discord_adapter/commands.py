@@ -94,6 +94,16 @@ def _mode_choices() -> list[app_commands.Choice[str]]:
     return [app_commands.Choice(name=text(f"ladder.mode.{mode}"), value=mode) for mode in modes]
 
 
+def _queue_modes() -> list[str]:
+    """Every queue mode a game with several has (the service refuses one the chosen game lacks; a game with one
+    queue needs no mode)."""
+    modes: list[str] = []
+    for game_id in playable_games():
+        offered = ui_for(game_id).queue_modes()
+        modes += [mode for mode in offered if len(offered) > 1 and mode not in modes]
+    return modes
+
+
 def _new_args(values: dict[str, Any]) -> list[str]:
     game = values.pop("game", None)
     if not game:
@@ -108,7 +118,11 @@ def specs() -> list[Spec]:
     switch = [app_commands.Choice(name=text(f"dc.rated.{value}"), value=value) for value in ("on", "off")]
     languages = [app_commands.Choice(name=app_commands.locale_str(t(lang, f"dc.lang.{lang}")), value=lang)
                  for lang in LANGUAGES]
+    queues = [app_commands.Choice(name=text(f"ladder.mode.{mode}"), value=mode) for mode in _queue_modes()]
     return [
+        Spec("play", (game, Param("mode", str | None, "dc.param.queue_mode", choices=queues)),
+             lambda v: [v[name] for name in ("game", "mode") if v.get(name)]),
+        Spec("queue"),
         Spec("new", (game, *_option_params(), Param("stake", int | None, "dc.param.stake")), _new_args),
         Spec("join"), Spec("leave"), Spec("start"), Spec("cancel"), Spec("hand"), Spec("score"),
         Spec("top", (game, Param("mode", str | None, "dc.param.mode", choices=_mode_choices()),

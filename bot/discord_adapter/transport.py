@@ -108,3 +108,15 @@ class DiscordTransport:
 
     def deep_link(self, payload: str) -> str | None:
         return None  # Discord has no deep link into a bot's DMs; hands are ephemeral instead
+
+    async def private_chat(self, user_id: str) -> str:
+        """The DM channel with the user, where a matched table (bot/core/matchmaking.py) is shown with its buttons;
+        discord.py opens it once and keeps it. Unreachable when Discord refuses (the user allows no DMs from the
+        bot, or shares no server with it)."""
+        try:
+            channel = await self.client.create_dm(discord.Object(int(user_id)))
+        except discord.HTTPException as error:
+            if isinstance(error, discord.Forbidden) or error.status == 400:
+                raise Unreachable(f"the DM of user {user_id}: {error}") from error
+            raise
+        return str(channel.id)

@@ -62,6 +62,16 @@ class GameUI:
     def counts_in_stats(self, options: dict[str, Any]) -> bool:
         return True
 
+    # ---- matchmaking (bot/core/matchmaking.py) ------------------------------------------------------------------
+    def queue_modes(self) -> tuple[str, ...]:
+        """The modes `/play GAME MODE` may queue for; the first is the default. A game without modes has one
+        queue, named as its statistics are kept."""
+        return (self.store_mode({}),)
+
+    def queue_options(self, mode: str) -> dict[str, Any]:
+        """The table options a queue's mode stands for."""
+        return {}
+
     # ---- the ranked ladder (bot/core/ladder.py) ----------------------------------------------------------------
     def rated(self, options: dict[str, Any], chat_rates: bool) -> bool:
         """Whether a table opened with these options feeds the ladder: by default where the chat's admins turned

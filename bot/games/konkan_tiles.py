@@ -163,6 +163,13 @@ class KonkanTilesUI(RummyUI):
     def counts_in_stats(self, options: dict[str, Any]) -> bool:
         return options.get("mode") != "private"
 
+    def queue_modes(self) -> tuple[str, ...]:
+        """The seed's matchmaking modes; a private room (friends by invite) and a bracket's table are never queued."""
+        return ("quick", "ranked", "sulaymaniyah", "turbo")
+
+    def queue_options(self, mode: str) -> dict[str, Any]:
+        return {"mode": mode}
+
     def rated(self, options: dict[str, Any], chat_rates: bool) -> bool:
         """Only `ranked` feeds the ladder, whatever the chat chose: quick and Sulaymaniyah "do not affect global rank",
         private rooms affect nothing, Turbo counts for its achievements only (konkan-tiles.md, modes); a tournament's

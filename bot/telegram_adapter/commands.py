@@ -13,8 +13,8 @@ from telegram import BotCommand
 from bot.i18n import DEFAULT_LANGUAGE, LANGUAGES, t
 
 # In menu order; every one of these is answered by `Service.command`.
-COMMANDS = ("new", "join", "leave", "start", "cancel", "hand", "score", "top", "stats", "rules", "lang", "help",
-            "m", "back", "timer", "coins", "rated", "replay", "tournament")
+COMMANDS = ("new", "play", "queue", "join", "leave", "start", "cancel", "hand", "score", "top", "stats", "rules",
+            "lang", "help", "m", "back", "timer", "coins", "rated", "replay", "tournament")
 
 # The operators' commands (MAJLIS_OPERATORS; bot/core/operators.py): answered, but not in anyone's menu.
 OPERATOR_COMMANDS = ("ban", "unban", "status")

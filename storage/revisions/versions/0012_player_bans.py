@@ -7,7 +7,7 @@ Revises: 0009
 from storage.revisions.ddl import run
 
 revision = "0012"
-down_revision = "0009"
+down_revision = "0011"
 branch_labels = None
 depends_on = None
 
