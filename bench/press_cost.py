@@ -62,7 +62,9 @@ class Result:
     reused: int = 0  # pictures served from the cache
 
 
-async def run(presses: int, pace: float, render_processes: int, seed: int = 7) -> Result:
+async def run(presses: int, pace: float, render_processes: int, seed: int = 7, warm: bool = True) -> Result:
+    """`presses` presses (see the module's docstring); `warm=False` (the tests' tiny runs) skips learning every
+    game's palette before the first table, as production does: the first Kenza picture learns Kenza's alone."""
     from storage import Store
     from tests.clock import Clock
     from tests.tg_harness import FakeTelegram, first_data, open_table, seat_to_move
@@ -83,7 +85,8 @@ async def run(presses: int, pace: float, render_processes: int, seed: int = 7) -
         store = await Store.open(path)
         bot = production_bot(server, store, clock, render_processes, seed)
         service = bot.service
-        await service.warm_up()
+        if warm:
+            await service.warm_up()
         await bot.adapter.start(receive=False)
         freeze_startup_heap()  # as bot/runner.py does once its adapters are up
         share_the_interpreter()
