@@ -15,7 +15,7 @@ import engine
 from bot import callbacks, summary
 from bot.coin_tables import COIN_GAMES
 from bot.games import ui_for
-from bot.games.base import UIButton, side_names
+from bot.games.base import GameUI, UIButton, side_names
 from bot.i18n import You, addressing_you, game_name, round_name, t, tn
 from bot.messages import Button, Keyboard, OutMessage
 from engine.errors import IllegalMove
@@ -147,7 +147,11 @@ Recent = summary.Log  # the moves the table's recap may show
 def shown_turn(match: Match, state: dict[str, Any]) -> int | None:
     """The seat the chat names as moving (a hidden Tunj claim keeps naming the mover)."""
     game = engine.get(match.game)
-    return ui_for(match.game).shown_to_move(game.view(state, None), game.to_move(state))
+    ui = ui_for(match.game)
+    to_move = game.to_move(state)
+    if type(ui).shown_to_move is GameUI.shown_to_move:  # the seat to move itself: no view to build (several a move)
+        return to_move
+    return ui.shown_to_move(game.view(state, None), to_move)
 
 
 def caption(match: Match, state: dict[str, Any], seats: list[Seat], lang: str, recent: Recent) -> str:
@@ -261,14 +265,17 @@ def pick_of_code(tag: str, current: str | None) -> tuple[str | None, bool]:
     return current, tag == pick_tag(current)
 
 
-def rack_buttons(match: Match, state: dict[str, Any], seat: int, lang: str, pick: str | None) -> list[list[UIButton]]:
+def rack_buttons(match: Match, state: dict[str, Any], seat: int, lang: str, pick: str | None,
+                 view: dict[str, Any] | None = None) -> list[list[UIButton]]:
     """The seat's move controls for this state and picking state (the same list when drawn and when pressed):
-    the moves the game offers it, or, while another seat moves, its standby controls (Tunj's call)."""
+    the moves the game offers it, or, while another seat moves, its standby controls (Tunj's call). `view`: the
+    seat's disguised view of `state`, when the caller has it already."""
     if match.status != "active":
         return []
     game = engine.get(match.game)
     ui = ui_for(match.game)
-    view = ui.disguise(game.view(state, seat))
+    if view is None:
+        view = ui.disguise(game.view(state, seat))
     offered = ui.offered_moves(game, state, seat)
     if not offered:
         return ui.standby_buttons(view, lang)
@@ -314,7 +321,7 @@ def rack_parts(
     ui = ui_for(match.game)
     view = ui.disguise(game.view(state, seat.seat))
     names = seat_names(seats, lang)
-    buttons = rack_buttons(match, state, seat.seat, lang, pick)
+    buttons = rack_buttons(match, state, seat.seat, lang, pick, view)
     legal = any(button.kind != "call" for row in buttons for button in row)
     keyboard: Keyboard = []
     number = 0

@@ -45,6 +45,13 @@ _OPEN_STATUSES = matches.c.status.in_([literal_column(f"'{status}'") for status 
 _OPEN_MATCH = select(matches).where(matches.c.platform == bindparam("platform"),
                                     matches.c.chat_id == bindparam("chat_id"), _OPEN_STATUSES)
 _LOG_MOVE = insert(moves)
+# Whether any turn timer is due: every pass of the timer loop asks (a move wakes it, so about once a move), and the
+# answer is nearly always no. A read on the event loop (storage/db.py `_read_one`) where the claim would be a write
+# transaction on the database's thread, its statement built anew each time.
+_ANY_DUE = (select(matches.c.id)
+            .where(matches.c.status == "active", matches.c.deadline.is_not(None),
+                   matches.c.deadline <= bindparam("now"))
+            .limit(1))
 _CHANGE_MATCH = update(matches).where(matches.c.id == bindparam("match_id"))
 # PostgreSQL, a deadline written: the same change, sending it to every worker's timer loop (storage/wakeups.py) in
 # the same statement (no round trip of its own).
@@ -163,6 +170,9 @@ class MatchOps(StatsOps, CoinOps, RatingOps, DeadlineWakes):
         if the lease ran out. A worker killed after claiming leaves the deadline at the lease's end: another
         worker fires it then. (SQLite: one writer at a time already, the lock clause is left out.)
         """
+        if await self._read_one(_ANY_DUE, {"now": now}) is None:
+            return []
+
         def claim(db: Connection) -> list[Row]:
             rows = list(db.execute(
                 select(matches.c.id, matches.c.version, matches.c.deadline)

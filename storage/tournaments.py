@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import delete, insert, select, update
+from sqlalchemy import bindparam, delete, insert, literal_column, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from storage.db import Database, Row
@@ -20,6 +20,13 @@ from storage.errors import AlreadySeated, NotFound, WrongStatus
 from storage.models import dumps, loads
 from storage.schema import matches, players, tournament_entries, tournament_games, tournament_members, tournaments
 
+LIVE = ("registering", "running")  # the statuses of a tournament the timer loop moves on
+# The timer loop's question on every pass (about once a move), built once with the statuses written into the SQL
+# (this module's constants), so it is read straight from SQLite on the event loop (storage/db.py `_read_all`).
+_LIVE_TOURNAMENTS = (select(tournaments)
+                     .where(tournaments.c.platform == bindparam("platform"),
+                            tournaments.c.status.in_([literal_column(f"'{status}'") for status in LIVE]))
+                     .order_by(tournaments.c.starts, tournaments.c.id))
 GAME_FIELDS = frozenset({"entry_a", "entry_b", "match_id", "deadline", "ready", "winner", "outcome"})
 
 
@@ -111,9 +118,10 @@ class TournamentOps(Database):
             row = await self._one(db, select(tournaments).where(tournaments.c.id == tournament_id))
         return None if row is None else Tournament.from_row(row)
 
-    async def tournaments(self, platform: str,
-                          statuses: Sequence[str] = ("registering", "running")) -> list[Tournament]:
+    async def tournaments(self, platform: str, statuses: Sequence[str] = LIVE) -> list[Tournament]:
         """The platform's tournaments in these statuses, the soonest start first."""
+        if tuple(statuses) == LIVE:  # every pass of the timer loop asks: one read on the event loop
+            return [Tournament.from_row(row) for row in await self._read_all(_LIVE_TOURNAMENTS, {"platform": platform})]
         async with self.transaction(write=False) as db:
             rows = await self._all(db, select(tournaments)
                                    .where(tournaments.c.platform == platform, tournaments.c.status.in_(statuses))

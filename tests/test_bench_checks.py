@@ -11,6 +11,7 @@ from PIL import Image
 
 import renderers
 from bench import engine as engine_bench
+from bench import press_cost
 from bench import render as render_bench
 from bench.checks import BrokenRun, played
 from bench.pipeline import run as pipeline_run
@@ -177,3 +178,20 @@ async def test_the_bench_server_keeps_each_chats_newest_calls_and_reads_an_answe
     assert server.callback_answer("q1").params["text"] == "Played"
     assert server.callback_answer("q1") is None
     assert server.calls == [], "no call of the run is kept beyond each chat's newest"
+
+
+# ------------------------------------------------------------------------------------------- bench/press_cost.py
+async def test_press_cost_bench_measures_every_press_of_a_tiny_run():
+    result = await press_cost.run(4, 3.0, 0, warm=False)
+    assert result.presses >= 4 and result.matches == 1
+    assert result.calls["answerCallbackQuery"] == result.presses, "every press was answered once"
+    assert result.main_seconds > 0 and result.rss > 0 and result.drawn > 0
+
+
+async def test_press_cost_bench_refuses_a_press_that_did_not_move_the_match(monkeypatch):
+    async def ignored(self, match_id, player_id, lang, **kwargs) -> Reply:
+        return Reply(service_module.t(lang, "err.stale"))
+
+    monkeypatch.setattr(service_module.Service, "_human_move", ignored)
+    with pytest.raises(BrokenRun, match="did not move the match"):
+        await press_cost.run(4, 3.0, 0, warm=False)

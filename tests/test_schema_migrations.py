@@ -11,10 +11,10 @@ from pathlib import Path
 
 import aiosqlite
 import pytest
-from sqlalchemy import inspect
+from sqlalchemy import create_engine, inspect, text
 
 from storage import SchemaTooNew, Store
-from storage.migrate import revision_numbers
+from storage.migrate import at_head, newest_file_revision, revision_numbers
 from storage.schema import metadata
 from tests.engines import create_schema, drop_schema, fresh_schema_url
 from tests.legacy_migrations import MIGRATIONS, Migration, apply_migrations
@@ -186,3 +186,20 @@ async def test_workers_starting_together_on_a_new_postgresql_database_migrate_it
             await store.close()
     finally:
         await drop_schema(base, schema)
+
+
+async def test_a_database_at_the_newest_revision_is_recognised_without_alembic(tmp_path: Path) -> None:
+    """Every start but the first after an upgrade skips Alembic (storage/migrate.py `at_head`): the revision files'
+    names must name the very head Alembic walks to, and a database one revision behind must still be upgraded."""
+    assert newest_file_revision() == revision_numbers()[-1]
+    path = str(tmp_path / "head.db")
+    await (await Store.open(path)).close()
+    again = await Store.open(path)
+    assert again.migrations_applied == []
+    await again.close()
+    engine = create_engine(f"sqlite:///{path}")
+    with engine.begin() as conn:
+        assert at_head(conn)
+        conn.execute(text("UPDATE alembic_version SET version_num = :old"), {"old": f"{revision_numbers()[-2]:04d}"})
+        assert not at_head(conn), "a database one revision behind goes to Alembic"
+    engine.dispose()

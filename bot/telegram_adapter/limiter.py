@@ -41,13 +41,14 @@ import time
 import uuid
 from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from redis.asyncio import Redis
-from redis.exceptions import RedisError
 from telegram import constants
 from telegram.error import RetryAfter
 from telegram.ext import BaseRateLimiter
+
+if TYPE_CHECKING:
+    from redis.asyncio import Redis
 
 log = logging.getLogger(__name__)
 
@@ -220,6 +221,11 @@ class SharedRateLimiter(RetryingLimiter):
         self.clock = clock
         self.sleep = sleep
         self.owns_client = owns_client
+        # Redis is imported by a shared limiter only: the in-process one (local_limiter.py, built on this module's
+        # RetryingLimiter) runs every single-worker bot, which would otherwise carry the client's ~6 MiB.
+        from redis.exceptions import RedisError
+
+        self._unreachable: type[Exception] = RedisError
         self._reserve = redis.register_script(RESERVE)
         self._pause = redis.register_script(PAUSE)
         self._warned_at = -1e9
@@ -227,13 +233,15 @@ class SharedRateLimiter(RetryingLimiter):
     @classmethod
     def from_url(cls, url: str, **options: Any) -> SharedRateLimiter:
         """A limiter with its own Redis client (closed by `shutdown`), e.g. from MAJLIS_REDIS_URL."""
+        from redis.asyncio import Redis
+
         return cls(Redis.from_url(url), owns_client=True, **options)
 
     async def initialize(self) -> None:
         """Check Redis once at start, so a wrong URL is logged when the bot starts rather than at the first send."""
         try:
             await self.redis.ping()
-        except RedisError:
+        except self._unreachable:
             log.warning("Redis for the shared Telegram rate limiter is unreachable; sending unthrottled until it is",
                         exc_info=True)
 
@@ -259,7 +267,7 @@ class SharedRateLimiter(RetryingLimiter):
                 wait_ms, at = await self._reserve(keys=self._keys(target), args=[
                     self._now_ms(), counted, self.overall[0], self.overall[1], counted, self.chat_spacing_ms,
                     group, self.group[0], self.group[1], uuid.uuid4().hex])
-            except RedisError:
+            except self._unreachable:
                 self._warn_unreachable()
                 return
             await self.sleep(int(wait_ms) / 1000)
@@ -267,7 +275,7 @@ class SharedRateLimiter(RetryingLimiter):
                 return  # just checked: no pause covers now
             try:
                 pause = await self.redis.get(self.prefix + "pause")
-            except RedisError:
+            except self._unreachable:
                 self._warn_unreachable()
                 return
             if pause is None or int(pause) <= int(at):
@@ -276,7 +284,7 @@ class SharedRateLimiter(RetryingLimiter):
     async def _hold_everyone(self, seconds: float) -> None:
         try:
             await self._pause(keys=[self.prefix + "pause"], args=[self._now_ms(), _ms(seconds)])
-        except RedisError:
+        except self._unreachable:
             self._warn_unreachable()
             await self.sleep(seconds)  # this worker at least waits, as AIORateLimiter would
 
