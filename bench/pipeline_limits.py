@@ -40,7 +40,7 @@ import statistics
 import sys
 import tempfile
 import time
-from collections import Counter, defaultdict, deque
+from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -100,11 +100,12 @@ class Screens:
     """What the fake Telegram showed and when (perf_counter seconds): per private chat its recent racks with the
     versions their move buttons are for, pings; per group its table edits; every counted call by method."""
 
-    racks: dict[str, deque[tuple[float, frozenset[int]]]] = field(default_factory=lambda: defaultdict(
-        lambda: deque(maxlen=16)))
-    pings: dict[str, deque[float]] = field(default_factory=lambda: defaultdict(lambda: deque(maxlen=8)))
-    tables: dict[str, deque[float]] = field(default_factory=lambda: defaultdict(lambda: deque(maxlen=16)))
+    # every one of the timed part (a few floats per move): a move's screens are looked up after the run
+    racks: dict[str, list[tuple[float, frozenset[int]]]] = field(default_factory=lambda: defaultdict(list))
+    pings: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
+    tables: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
     counted: Counter[str] = field(default_factory=Counter)
+    rack_count: Counter[str] = field(default_factory=Counter)  # racks shown per private chat, ever
     typed_replies: int = 0
     counting: bool = False
     changed: dict[str, asyncio.Event] = field(default_factory=lambda: defaultdict(asyncio.Event))
@@ -137,6 +138,7 @@ class Screens:
                 versions = frozenset(int(b["callback_data"].split(":")[2]) for row in keyboard for b in row
                                      if b.get("callback_data", "").startswith(("m:", "p:")))
                 self.racks[chat].append((now, versions))
+                self.rack_count[chat] += 1
                 self.changed[chat].set()
             else:
                 self.tables[chat].append(now)
@@ -313,9 +315,9 @@ class Bench:
                 return  # the position moved meanwhile (a timer): the loop reads it again
             if data.startswith("p:"):
                 update = self.server.press(bot, who, who["id"], rack[0], data)
-                mark = len(self.screens.racks[chat])
+                mark = self.screens.rack_count[chat]
                 self._spawn(update)
-                while len(self.screens.racks[chat]) == mark:  # the rack redrawn with the choices
+                while self.screens.rack_count[chat] == mark:  # the rack redrawn with the choices
                     self.screens.changed[chat].clear()
                     with contextlib.suppress(TimeoutError):
                         await asyncio.wait_for(self.screens.changed[chat].wait(), 60)

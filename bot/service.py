@@ -64,6 +64,7 @@ class Service(Lobby, Play, Timers, Delivery, Ladder, Standings, Coins, Replays, 
     async def _command(self, actor: Actor, chat: ChatRef, name: str, args: list[str]) -> Reply:
         self._fresh_reads()
         player = await self._actor_player(actor)
+        self._saw(player.id)
         lang = await self._lang_for(actor, chat, player.language)
         handler = {
             "new": self._cmd_new, "join": self._cmd_join, "leave": self._cmd_leave, "start": self._cmd_start,
@@ -92,6 +93,7 @@ class Service(Lobby, Play, Timers, Delivery, Ladder, Standings, Coins, Replays, 
     async def _press(self, actor: Actor, chat: ChatRef, data: str | None) -> Reply:
         self._fresh_reads()
         player = await self._actor_player(actor)
+        self._saw(player.id)
         lang = await self._lang_for(actor, chat, player.language)
         try:
             action = callbacks.decode(data)

@@ -30,7 +30,7 @@ import engine
 from bot import presenter
 from bot.core.state import MAX_RECAP, ServiceState, match_state
 from bot.i18n import game_name, t
-from bot.messages import Actor, Busy, ChatRef, MessageGone, OutMessage, Reply, Unreachable
+from bot.messages import Actor, Busy, ChatRef, MessageGone, OutMessage, Priority, Reply, Unreachable, sending
 from storage.models import Match, Message, Seat
 
 log = logging.getLogger(__name__)
@@ -39,6 +39,12 @@ RETRY_CAP = 60.0  # seconds: the longest wait between two attempts, unless the p
 MAX_ATTEMPTS = 10  # then the delivery waits for the match's next move (or the next start) to try again
 CLAIM_LEASE = 30.0  # seconds a slot claim holds at most: a worker killed while sending frees its slot then
 CLAIM_RETRY = 1.0  # seconds before trying a slot again that another worker is sending into
+# A player who pressed or typed anything within this many seconds is looking at the chat: their turn shows in the
+# rack edited in front of them, and no "your turn" ping (a message, and the deletion of the one before) is sent.
+# Someone away longer gets it: an edit notifies nobody on Telegram. (Issue 27: the ping and its deletion were
+# half of the calls a move cost against the bot's 30 a second.)
+PING_AFTER_IDLE = 45.0
+SEEN_KEPT = 50_000  # players' last inputs remembered before the ones older than PING_AFTER_IDLE are dropped
 
 
 class SlotBusy(Busy):
@@ -308,7 +314,8 @@ class Delivery(ServiceState):
             await self._deliver_racks(match, state, seats, turn, work, left, errors)
         else:
             try:
-                await self._turn_notice(match, state, seats, work)
+                with sending(Priority.TABLE):
+                    await self._turn_notice(match, state, seats, work)
             except Exception as error:
                 errors.append(error)
                 left.turn = True
@@ -319,7 +326,8 @@ class Delivery(ServiceState):
         """The lobby message as the lobby is stored now (and, for a cancelled match whose table was out, the note
         under it); then the lobby version it shows is marked, so a restart does not owe it again."""
         try:
-            await self._post_lobby(match)
+            with sending(Priority.TABLE):
+                await self._post_lobby(match)
         except Unreachable as error:  # the group refuses the bot's messages: nothing a retry would change
             log.info("match %s: the lobby could not be shown: %s", match.id, error)
         except Exception as error:
@@ -350,9 +358,11 @@ class Delivery(ServiceState):
         previous_hands = self._hand_sizes.get(match.id)
         sizes = game.view(state, None).get("hand_sizes")
         others_played = any(mover != turn and seats[mover].is_human for mover in work.movers if mover < len(seats))
+        pings: list[tuple[Seat, str]] = []
         for seat in sorted((s for s in seats if s.is_human), key=lambda s: s.seat != turn):
             is_turn = seat.seat == turn and not seat.away
-            ping = is_turn and work.turn and (self._last_turn.get(match.id, -1) != turn or others_played)
+            owed = is_turn and work.turn and (self._last_turn.get(match.id, -1) != turn or others_played)
+            ping = owed and self._wants_ping(seat)
             redealt = previous_hands is not None and sizes is not None and sizes[seat.seat] > previous_hands[
                 seat.seat]
             touched = work.seats is None or seat.seat in work.seats or redealt or match.status != "active"
@@ -363,9 +373,10 @@ class Delivery(ServiceState):
                 continue
             try:
                 message = await self._rack_message(match, state, seat)
-                await self._show(match, "rack", seat.seat, player.user_id, message)
+                with sending(Priority.NEXT_RACK if is_turn else Priority.REPLY):
+                    await self._show(match, "rack", seat.seat, player.user_id, message)
                 if ping:
-                    await self._ping(match, seat, player.user_id)
+                    pings.append((seat, player.user_id))
             except Unreachable:  # they never opened (or closed) the private chat: nothing a retry would change
                 log.info("rack for player %s could not be delivered", player.id)
             except Exception as error:
@@ -375,9 +386,32 @@ class Delivery(ServiceState):
                 left.turn |= ping
                 left.movers |= work.movers
                 left.missing.add(seat.seat)
+        for seat, user_id in pings:  # after every rack: the least urgent of a move's sends
+            try:
+                with sending(Priority.PING):
+                    await self._ping(match, seat, user_id)
+            except Unreachable:
+                log.info("ping for seat %s of match %s could not be delivered", seat.seat, match.id)
+            except Exception as error:
+                errors.append(error)
+                assert left.seats is not None
+                left.turn = True
+                left.movers |= work.movers
         self._hand_sizes[match.id] = sizes
         if not left.turn:
             self._last_turn[match.id] = turn
+
+    def _wants_ping(self, seat: Seat) -> bool:
+        """Whether the player whose turn came is pinged: not when they pressed or typed anything here lately."""
+        seen = self._seen.get(seat.player_id) if seat.player_id is not None else None
+        return seen is None or self.clock() - seen >= PING_AFTER_IDLE
+
+    def _saw(self, player_id: int) -> None:
+        """The player pressed or typed something (any chat, any match): they are looking at their phone."""
+        now = self.clock()
+        self._seen[player_id] = now
+        if len(self._seen) > SEEN_KEPT:
+            self._seen = {pid: at for pid, at in self._seen.items() if now - at < PING_AFTER_IDLE}
 
     async def _deliver_table(self, match: Match, state: dict[str, Any], seats: list[Seat], left: Due,
                              errors: list[BaseException]) -> None:
@@ -392,10 +426,11 @@ class Delivery(ServiceState):
         chat_lang = await self._chat_lang(ChatRef(match.platform, match.chat_id))
         recent = await self._recap(match, seats)
         try:
-            await self._announce_rounds(match, state, seats, chat_lang)
-            table = await self._render(presenter.table_parts, match, state, seats, chat_lang, recent,
-                                       self.images[match.platform])
-            await self._show(match, "table", None, match.chat_id, table)
+            with sending(Priority.TABLE):
+                await self._announce_rounds(match, state, seats, chat_lang)
+                table = await self._render(presenter.table_parts, match, state, seats, chat_lang, recent,
+                                           self.images[match.platform])
+                await self._show(match, "table", None, match.chat_id, table)
         except Exception as error:
             errors.append(error)
             left.table = True

@@ -103,6 +103,9 @@ class ServiceState:
         self._seeds = seed_source or random.Random()
         self.bot_delay = bot_delay
         self._hand_sizes: dict[int, list[int] | None] = {}
+        # player id -> when they last pressed or typed anything here: a player active lately is looking at the
+        # chat, and their turn comes without a "your turn" ping (bot/core/delivery.py `_wants_ping`; issue 27).
+        self._seen: dict[int, float] = {}
         self._no_call: dict[tuple[int, int], int] = {}  # (match, seat) -> version of a refused Tunj! call
         # Pictures are drawn by worker processes (render_processes > 0: production uses the spare cores) or one
         # render thread (0: tests, the console); each distinct picture once (bot/core/pictures.py).
