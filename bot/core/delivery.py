@@ -154,6 +154,11 @@ class Delivery(ServiceState):
                  if due.due_at(now) and match_id not in self._delivering]
         if ready:
             await asyncio.gather(*(self._deliver_match(match_id) for match_id in ready))
+            # The caller (a press, after its answer) waits for the table edits its passes started, as it waited
+            # when they were inline; the match's next passes do not (`_tables_behind`).
+            tables = [self._tables[match_id] for match_id in ready if match_id in self._tables]
+            if tables:
+                await asyncio.gather(*tables, return_exceptions=True)
 
     def deliver_behind(self) -> None:
         """The timer loop's deliveries: start every delivery whose time has come, each match in a task of its own,
@@ -193,8 +198,11 @@ class Delivery(ServiceState):
         """Shutting down: run what is due, then wait until no delivery is running (deferred table edits and
         retries stay scheduled: their pending-delivery marks bring them back after the restart)."""
         await self.deliver()
-        while self._delivering:
-            await asyncio.sleep(poll)
+        while self._delivering or self._tables:
+            if self._tables:
+                await asyncio.gather(*self._tables.values(), return_exceptions=True)
+            else:
+                await asyncio.sleep(poll)
 
     async def _resume_deliveries(self) -> None:
         """After a restart: every match with the pending mark owes all its screens (its racks, table, notice), and
@@ -252,6 +260,8 @@ class Delivery(ServiceState):
                     if match.status == "cancelled" and match_id not in self._due:
                         self._finished(match_id)  # its last screen is out: nothing of it stays in memory
                     continue
+                if left.empty and match_id in self._tables:
+                    continue  # the table edit on its way marks the screens up to date when it is out
                 if left.empty:
                     stored = await self.store.mark_delivered(match.id, match.version)
                     if stored is not None and stored > match.version and match_id not in self._due:
@@ -288,7 +298,16 @@ class Delivery(ServiceState):
         if work.table and _in_play(match):
             if work.table_after > self.clock():
                 left.table, left.table_after = True, work.table_after
+            elif self._tables_behind(match):
+                running = self._tables.get(match.id)
+                if running is None:
+                    self._start_table(match.id)
+                else:  # its previous edit still waits for the rate limiter: this state goes out after it
+                    left.table, left.table_after = True, self.clock() + self._table_interval(match)
             else:
+                running = self._tables.get(match.id)
+                if running is not None:  # the last table goes out after the one still on its way, never before
+                    await asyncio.gather(running, return_exceptions=True)
                 await self._deliver_table(match, match_state(match), await self._seats(match.id), left, errors)
         if errors:
             left.attempts += 1
@@ -303,6 +322,63 @@ class Delivery(ServiceState):
         if left.empty:
             left.missing = set()
         return left
+
+    def _table_interval(self, match: Match) -> float:
+        per_minute = getattr(self.transports[match.platform], "group_edits_per_minute", None)
+        return 60.0 / per_minute if per_minute else 0.0
+
+    def _tables_behind(self, match: Match) -> bool:
+        """Whether this match's table edit runs in a task of its own, behind its racks: on a platform whose group
+        edits are paced (Telegram), while the match is in play. The table is the least urgent screen of a move (a
+        rate limiter lets it wait behind the racks, bot/messages.py `Priority`); waiting inline it would hold up
+        the next move's racks of the same match. A finished match's last table is shown inline, after any edit
+        still on its way, so the last state is the one left."""
+        return match.status == "active" and bool(self._table_interval(match)) and \
+            self.transports[match.platform].push_private
+
+    def _start_table(self, match_id: int) -> None:
+        task = asyncio.create_task(self._table_behind(match_id), name=f"table of match {match_id}")
+        self._tables[match_id] = task
+        task.add_done_callback(lambda done, match_id=match_id: self._table_ended(match_id, done))
+
+    def _table_ended(self, match_id: int, task: asyncio.Task[None]) -> None:
+        if self._tables.get(match_id) is task:
+            del self._tables[match_id]
+
+    async def _table_behind(self, match_id: int) -> None:
+        """Show the group's table as the match is now (the newest state wins). A refusal owes it again, with the
+        usual backoff; shown, and with nothing else owed, the match's screens are marked up to date."""
+        self._fresh_reads()
+        try:
+            match = await self.store.get_match(match_id)
+            if match is None or match.status != "active" or match.platform not in self.transports:
+                return  # a finished match's last table is its final pass's (inline)
+            left = Due(seats=set(), ready=True)
+            errors: list[BaseException] = []
+            await self._deliver_table(match, match_state(match), await self._seats(match.id), left, errors)
+            if errors:
+                failures = self._table_failures[match_id] = self._table_failures.get(match_id, 0) + 1
+                retry_after = max((e.retry_after for e in errors if isinstance(e, Busy)), default=0.0)
+                delay = max(retry_after, min(RETRY_CAP, 2.0 ** (failures - 1)))
+                log.warning("match %s: table edit attempt %d failed (%s); retrying in %.0f s", match.id, failures,
+                            "; ".join(f"{type(e).__name__}: {e}" for e in errors), delay)
+                if failures >= MAX_ATTEMPTS:  # as a failed pass gives up: the match's next move tries again
+                    log.error("match %s: giving up the table edit for now", match.id)
+                    self._table_failures.pop(match_id, None)
+                    return
+                self._due.setdefault(match_id, Due()).merge(Due(table=True, ready=True,
+                                                                retry_at=self.clock() + delay))
+                self._timer_due(self.next_delivery_at())
+                return
+            self._table_failures.pop(match_id, None)
+            if left.table:  # paced: the group may see it a little later
+                self._due.setdefault(match_id, Due()).merge(Due(table=True, ready=True,
+                                                                table_after=left.table_after))
+                self._timer_due(self.next_delivery_at())
+            elif match_id not in self._due and match_id not in self._delivering:
+                await self.store.mark_delivered(match.id, match.version)
+        except Exception:  # never lost: logged; the match's next move owes the table again
+            log.exception("the table of match %s failed", match_id)
 
     async def _deliver_play(self, match: Match, work: Due, left: Due, errors: list[BaseException]) -> None:
         """The racks (or the turn notice) of a match in play."""
@@ -366,7 +442,10 @@ class Delivery(ServiceState):
             redealt = previous_hands is not None and sizes is not None and sizes[seat.seat] > previous_hands[
                 seat.seat]
             touched = work.seats is None or seat.seat in work.seats or redealt or match.status != "active"
-            if not (is_turn or touched):
+            # The rack of the player to move is shown when the turn moved (their buttons are for the new position);
+            # a pass with neither their seat nor the turn in it (a coalesced table edit, another seat's pick) leaves
+            # it as it is: an edit of the same picture would be one more call against the bot's budget (issue 27).
+            if not (touched or (is_turn and (work.turn or seat.seat in work.missing))):
                 continue
             player = await self._player(seat.player_id) if seat.player_id else None
             if player is None:

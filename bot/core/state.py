@@ -123,6 +123,9 @@ class ServiceState:
         self._told_min = float("inf")  # the earliest time told to the timer loop while it was awake
         self._timers_wake_at = float("-inf")  # when the timer loop plans to wake; -inf: it is awake (or not run)
         self._delivering: set[int] = set()
+        # match -> its group table edit running behind its racks (bot/core/delivery.py `_table_behind`)
+        self._tables: dict[int, asyncio.Task[None]] = {}
+        self._table_failures: dict[int, int] = {}  # match -> table edits refused in a row (its backoff)
         self._behind: dict[int, asyncio.Task[None]] = {}  # deliveries the timer loop started, not waited for
         self._table_at: dict[tuple[str, str], float] = {}
         # The ladder (bot.core.ladder): what each just-finished match still has to tell its chat after the table.
