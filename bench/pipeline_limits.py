@@ -447,9 +447,10 @@ def report(args: argparse.Namespace, bench: Bench, wall: float, settle_wall: flo
     by_method = ", ".join(f"{method} {n / lat.moves:.2f}" for method, n in screens.counted.most_common())
     print(f"  counted calls per human move: {counted / lat.moves:.2f} ({by_method})")
     if screens.typed_replies:
-        print(f"    of which replies to typed moves (a press answers with the uncounted answerCallbackQuery): "
-              f"{screens.typed_replies / lat.moves:.2f} -> {(counted - screens.typed_replies) / lat.moves:.2f} "
-              f"without them")
+        what = ("replies to typed moves (a press answers with the uncounted answerCallbackQuery) and other private "
+                "texts" if bench.typed is not None else "private texts other than pings (turn-timer notices)")
+        print(f"    of which {what}: {screens.typed_replies / lat.moves:.2f} -> "
+              f"{(counted - screens.typed_replies) / lat.moves:.2f} without them")
     print(f"  every screen up to date at the end: {'yes' if settled else 'NO'} (settling took {settle_wall:.1f} s)")
     print(f"  press -> answer:              {spread(lat.answer)}")
     print(f"  press -> mover's rack:        {spread(lat.mover)}")
