@@ -2,7 +2,7 @@
 the bot's budget, and how long each screen takes to come when the budget is tight.
 
     .venv/bin/python bench/pipeline.py --limits telegram [--humans 1|2|4] [--game kenza] [--matches 250]
-                                       [--think 20] [--moves 30] [--render-processes N]
+                                       [--think 20] [--moves 30] [--duration SECONDS] [--render-processes N]
     .venv/bin/python bench/pipeline.py --limits none --humans 2 ...   (the same tables, no limiter: said loudly)
 
 `--limits telegram` runs the PRODUCTION rate limiter, built as bot/runner.py builds it (`TelegramAdapter` with no
@@ -24,10 +24,11 @@ It prints, per human move: counted calls (by method), the latency from the press
 rack redrawn, to the next human's rack with move buttons (with one human: their rack after the bot's reply),
 to the group's table showing it, and to the "your turn" ping when one was sent (p50/p99 each); served vs offered
 moves a second; and, at the end, whether every screen was up to date (each table's match finished or stopped
-after `--moves`, then every owed delivery, coalesced table edits included, run to the end before calls are
-counted). With --limits telegram the order the screens degrade in past the budget shows in those latencies:
-the next player's rack first, then the mover's rack, then the table, pings last (bot/telegram_adapter/
-local_limiter.py's priorities).
+after `--moves` or `--duration`, the turn timers stopped, then every owed delivery, coalesced table edits included,
+run to the end before calls are counted). Timer moves during the run (a player whose rack came too late) count
+against the human moves: a slow screen costs calls too. With --limits telegram the order the screens degrade in
+past the budget shows in those latencies: the next player's rack first, then the mover's rack, then the table,
+pings last (bot/telegram_adapter/local_limiter.py's priorities).
 """
 
 from __future__ import annotations
@@ -192,6 +193,7 @@ class Bench:
         self.server.on_call = self.screens.record
         self.lat = Latencies()
         self.tasks: set[asyncio.Task[Any]] = set()
+        self.deadline = float("inf")  # perf_counter time the players stop (--duration)
 
     def chat(self, table: int) -> int:
         return -1_000_000_000 - table
@@ -265,7 +267,7 @@ class Bench:
                                         if str(self.user(table, k)["id"]) == player.user_id)
         thinking = random.Random(f"think:{table}")
         moves = 0
-        while not self.args.moves or moves < self.args.moves:
+        while (not self.args.moves or moves < self.args.moves) and time.perf_counter() < self.deadline:
             match = await store.get_match(match_id)
             if match is None or match.status != "active":
                 return
@@ -282,7 +284,10 @@ class Bench:
                     continue  # a timer or a bot moved meanwhile
                 raise BrokenRun(f"match {match_id}: seat {seat}'s rack never showed version {match.version}")
             if self.args.think:
-                await asyncio.sleep(thinking.uniform(0, 2 * self.args.think))
+                delay = thinking.uniform(0, 2 * self.args.think)
+                if time.perf_counter() + delay >= self.deadline:
+                    return  # the run ends while this player thinks
+                await asyncio.sleep(delay)
             await self.move(match_id, match.version, who, users, seat)
             moves += 1
 
@@ -406,6 +411,8 @@ async def run(args: argparse.Namespace) -> None:
             cpu = CpuMeter()
             cpu.start()
             started = time.perf_counter()
+            if args.duration:
+                bench.deadline = started + args.duration
             players = [asyncio.create_task(bench.play(index, match_id)) for index, match_id in enumerate(ids)]
             try:
                 await asyncio.gather(*players)
@@ -414,6 +421,11 @@ async def run(args: argparse.Namespace) -> None:
                     player.cancel()
                 await asyncio.gather(*players, return_exceptions=True)
             wall = time.perf_counter() - started
+            # The players are done: no turn timer plays on for them (its moves' screens would be counted as theirs).
+            service.stop_timers()
+            timers.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await timers
             settled = await bench.idle(service)
             settle_wall = time.perf_counter() - started - wall
             cpu.stop()
@@ -481,6 +493,8 @@ def main(argv: list[str]) -> None:
     parser.add_argument("--matches", "-n", type=int, default=10)
     parser.add_argument("--moves", type=int, default=30, help="human moves per table at most; 0: to the match's end")
     parser.add_argument("--think", type=float, default=20.0)
+    parser.add_argument("--duration", type=float, default=0.0,
+                        help="seconds the players play (each table until then, or its --moves); 0: --moves only")
     parser.add_argument("--render-processes", type=int, default=default_processes())
     args = parser.parse_args(argv)
     try:
