@@ -372,7 +372,8 @@ class Bench:
         """Wait until nothing is owed (coalesced table edits included): every screen up to date."""
         deadline = time.perf_counter() + limit
         while time.perf_counter() < deadline:
-            if not service._due and not service._delivering and not service._tables and not self.tasks:
+            tables = getattr(service, "_tables", None)  # table edits behind the racks (absent in older code)
+            if not service._due and not service._delivering and not tables and not self.tasks:
                 return True
             await service.deliver()
             await asyncio.sleep(0.2)
