@@ -7,6 +7,15 @@ production turn-timer loop, with the platform's API recorded, not sent.
                                        [--render-processes N]
     .venv/bin/python bench/pipeline.py --workers N --database postgresql://... [--matches 20] [--moves 20]
                                        (N worker processes on one database: bench/workers.py)
+    .venv/bin/python bench/pipeline.py --limits telegram|none [--humans 1|2|4] [--game G] [--matches 250]
+                                       [--think 20] [--moves 30]   (bench/pipeline_limits.py)
+
+WITHOUT `--limits` THIS BENCH RUNS WITH NO RATE LIMITER (it says so when it prints): its capacity is the process's,
+not what one bot token may send. `--limits telegram` runs the production limiter at Telegram's published limits
+(1 message/s per chat, 20/min per group, 30/s per bot; answerCallbackQuery not counted), with tables of 1, 2 or 4
+humans, and prints counted calls per human move by method, press -> answer / mover's rack / next player's rack /
+table / ping latencies and served vs offered (bench/pipeline_limits.py says how); `--limits none` runs those same
+tables without the limiter, saying so loudly.
 
 Pictures are drawn as production draws them (bot/core/pictures.py): in `cores - 1` render processes by default,
 `--render-processes 0` for the single render thread of tests and the console.
@@ -409,6 +418,9 @@ def percentile(values: list[float], fraction: float) -> float:
 
 def report(args: argparse.Namespace, table: Table, result: Run) -> None:
     sample, wall = result.sample, result.wall
+    from bench.pipeline_limits import LOUD
+
+    print(LOUD)
     print(f"{args.platform} · {table.label}: {args.matches} concurrent matches, each one simulated human vs one "
           f"normal bot; {sample.moves} human moves")
     print(f"  input: {table.input}")
@@ -480,6 +492,11 @@ def report(args: argparse.Namespace, table: Table, result: Run) -> None:
 
 
 def main() -> None:
+    if "--limits" in sys.argv or "--humans" in sys.argv:
+        from bench.pipeline_limits import main as limits_main
+
+        limits_main(sys.argv[1:])
+        return
     if "--workers" in sys.argv or "--database" in sys.argv:
         # Several processes on one database: bench/workers.py (Kenza through the service, no platform adapter).
         from bench.workers import main as workers_main

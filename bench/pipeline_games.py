@@ -86,10 +86,12 @@ class TypedHuman:
             self.seats[match_id] = next(seat.seat for seat in seats if seat.is_human)
         return self.seats[match_id]
 
-    async def decide(self, store: Store, match_id: int) -> Decision | None:
-        """The human's next move, or None when the match is over. Waits while the stored position shows another
-        seat to move (a turn timer's move and the bot's answer are being committed)."""
-        seat = await self.seat(store, match_id)
+    async def decide(self, store: Store, match_id: int, seat: int | None = None) -> Decision | None:
+        """The human's next move (`seat`'s; by default the table's one human), or None when the match is over.
+        Waits while the stored position shows another seat to move (a turn timer's move and the bot's answer are
+        being committed)."""
+        if seat is None:
+            seat = await self.seat(store, match_id)
         waited, version = 0, -1
         while waited < 200:  # 10 s with nothing stored; a bot moving at its pace (Tunj) is still moving
             match = await store.get_match(match_id)

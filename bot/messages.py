@@ -6,7 +6,11 @@ platform and in tests without any platform object.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
+from enum import IntEnum
 from typing import Protocol
 
 
@@ -42,6 +46,33 @@ class OutMessage:
 
 ERROR = "error"
 INFO = "info"
+
+
+class Priority(IntEnum):
+    """Which sends go first when a platform's budget is short (lower first). Past the budget the screens fall
+    behind in the reverse order: the rack of the player to move is what a match waits for, the mover's own rack
+    only confirms what they already know, the group table is mostly for onlookers, and a ping matters least (a
+    player pressing every few seconds is looking at the chat)."""
+
+    NEXT_RACK = 0  # the rack of the player to move (with its move buttons)
+    REPLY = 1  # the answer to a user's own command, a rack they asked for, the mover's rack
+    TABLE = 2  # the group's table, score sheets, lobby messages, turn notices
+    PING = 3  # "your turn" pings and the removal of old ones
+
+
+# The priority of the sends made in this context (asyncio tasks copy it): set by the delivery around each screen,
+# read by a platform's rate limiter (bot/telegram_adapter/local_limiter.py). Anything not marked is a REPLY.
+SEND_PRIORITY: ContextVar[Priority] = ContextVar("send_priority", default=Priority.REPLY)
+
+
+@contextmanager
+def sending(priority: Priority) -> Iterator[None]:
+    """The sends made inside this block are of `priority`."""
+    token = SEND_PRIORITY.set(priority)
+    try:
+        yield
+    finally:
+        SEND_PRIORITY.reset(token)
 
 
 @dataclass(frozen=True)

@@ -90,6 +90,7 @@ class Service(Lobby, Play, Timers, Delivery, Ladder, Standings, Coins, Replays, 
     async def _command(self, actor: Actor, chat: ChatRef, name: str, args: list[str]) -> Reply:
         self._fresh_reads()
         player = await self._actor_player(actor)
+        self._saw(player.id)
         lang = await self._lang_for(actor, chat, player.language)
         if name in OPERATOR_COMMANDS:
             return await self.desk.command(name, actor, chat, lang, args)
@@ -124,6 +125,7 @@ class Service(Lobby, Play, Timers, Delivery, Ladder, Standings, Coins, Replays, 
     async def _press(self, actor: Actor, chat: ChatRef, data: str | None) -> Reply:
         self._fresh_reads()
         player = await self._actor_player(actor)
+        self._saw(player.id)
         lang = await self._lang_for(actor, chat, player.language)
         if player.banned_at is not None and not self.desk.is_operator(actor):
             return self.desk.banned(lang)

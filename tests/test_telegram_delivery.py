@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from telegram.ext import AIORateLimiter
 
+from bot.core.delivery import PING_AFTER_IDLE
 from bot.telegram_adapter.adapter import default_limiter
 from storage import Store
 from tests.tg_harness import (
@@ -170,6 +171,7 @@ async def test_a_403_on_the_turn_ping_still_leaves_the_rack_and_the_match_goes_o
         match, seat = await seat_to_move(store, match_id)
         nxt = HUMANS[1 - seat]
         server.failures.append(Failure("sendMessage", 403, CANT_INITIATE, chat_id=str(nxt["id"])))
+        clock.advance(PING_AFTER_IDLE)  # the next player has not pressed anything for a while: pinged
         answer = await press_first(bot, HUMANS[seat])
         assert not answer.get("show_alert"), answer
         after = await store.get_match(match_id)

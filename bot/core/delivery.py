@@ -33,7 +33,7 @@ from bot import presenter
 from bot.core.state import MAX_RECAP, ServiceState, match_state
 from bot.i18n import game_name, t
 from bot.logs import bind_log_fields
-from bot.messages import Actor, Busy, ChatRef, MessageGone, OutMessage, Reply, Unreachable
+from bot.messages import Actor, Busy, ChatRef, MessageGone, OutMessage, Priority, Reply, Unreachable, sending
 from storage.models import Match, Message, Seat
 from storage.queue import MATCHED
 
@@ -43,6 +43,12 @@ RETRY_CAP = 60.0  # seconds: the longest wait between two attempts, unless the p
 MAX_ATTEMPTS = 10  # then the delivery waits for the match's next move (or the next start) to try again
 CLAIM_LEASE = 30.0  # seconds a slot claim holds at most: a worker killed while sending frees its slot then
 CLAIM_RETRY = 1.0  # seconds before trying a slot again that another worker is sending into
+# A player who pressed or typed anything within this many seconds is looking at the chat: their turn shows in the
+# rack edited in front of them, and no "your turn" ping (a message, and the deletion of the one before) is sent.
+# Someone away longer gets it: an edit notifies nobody on Telegram. (Issue 27: the ping and its deletion were
+# half of the calls a move cost against the bot's 30 a second.)
+PING_AFTER_IDLE = 45.0
+SEEN_KEPT = 50_000  # players' last inputs remembered before the ones older than PING_AFTER_IDLE are dropped
 
 
 class SlotBusy(Busy):
@@ -152,6 +158,11 @@ class Delivery(ServiceState):
                  if due.due_at(now) and match_id not in self._delivering]
         if ready:
             await asyncio.gather(*(self._deliver_match(match_id) for match_id in ready))
+            # The caller (a press, after its answer) waits for the table edits its passes started, as it waited
+            # when they were inline; the match's next passes do not (`_tables_behind`).
+            tables = [self._tables[match_id] for match_id in ready if match_id in self._tables]
+            if tables:
+                await asyncio.gather(*tables, return_exceptions=True)
 
     def deliver_behind(self) -> None:
         """The timer loop's deliveries: start every delivery whose time has come, each match in a task of its own,
@@ -191,8 +202,11 @@ class Delivery(ServiceState):
         """Shutting down: run what is due, then wait until no delivery is running (deferred table edits and
         retries stay scheduled: their pending-delivery marks bring them back after the restart)."""
         await self.deliver()
-        while self._delivering:
-            await asyncio.sleep(poll)
+        while self._delivering or self._tables:
+            if self._tables:
+                await asyncio.gather(*self._tables.values(), return_exceptions=True)
+            else:
+                await asyncio.sleep(poll)
 
     async def _resume_deliveries(self) -> None:
         """After a restart: every match with the pending mark owes all its screens (its racks, table, notice), and
@@ -251,6 +265,8 @@ class Delivery(ServiceState):
                     if match.status == "cancelled" and match_id not in self._due:
                         self._finished(match_id)  # its last screen is out: nothing of it stays in memory
                     continue
+                if left.empty and match_id in self._tables:
+                    continue  # the table edit on its way marks the screens up to date when it is out
                 if left.empty:
                     stored = await self.store.mark_delivered(match.id, match.version)
                     if stored is not None and stored > match.version and match_id not in self._due:
@@ -287,7 +303,16 @@ class Delivery(ServiceState):
         if work.table and _in_play(match):
             if work.table_after > self.clock():
                 left.table, left.table_after = True, work.table_after
+            elif self._tables_behind(match):
+                running = self._tables.get(match.id)
+                if running is None:
+                    self._start_table(match.id)
+                else:  # its previous edit still waits for the rate limiter: this state goes out after it
+                    left.table, left.table_after = True, self.clock() + self._table_interval(match)
             else:
+                running = self._tables.get(match.id)
+                if running is not None:  # the last table goes out after the one still on its way, never before
+                    await asyncio.gather(running, return_exceptions=True)
                 await self._deliver_table(match, match_state(match), await self._seats(match.id), left, errors)
         if errors:
             self.metrics.delivery_retry()
@@ -304,6 +329,64 @@ class Delivery(ServiceState):
             left.missing = set()
         return left
 
+    def _table_interval(self, match: Match) -> float:
+        # A matched table (no group: MATCHED) has no group's pace; its private tables go out inline.
+        per_minute = getattr(self.transports.get(match.platform), "group_edits_per_minute", None)
+        return 60.0 / per_minute if per_minute else 0.0
+
+    def _tables_behind(self, match: Match) -> bool:
+        """Whether this match's table edit runs in a task of its own, behind its racks: on a platform whose group
+        edits are paced (Telegram), while the match is in play. The table is the least urgent screen of a move (a
+        rate limiter lets it wait behind the racks, bot/messages.py `Priority`); waiting inline it would hold up
+        the next move's racks of the same match. A finished match's last table is shown inline, after any edit
+        still on its way, so the last state is the one left."""
+        return match.status == "active" and bool(self._table_interval(match)) and \
+            self.transports[match.platform].push_private
+
+    def _start_table(self, match_id: int) -> None:
+        task = asyncio.create_task(self._table_behind(match_id), name=f"table of match {match_id}")
+        self._tables[match_id] = task
+        task.add_done_callback(lambda done, match_id=match_id: self._table_ended(match_id, done))
+
+    def _table_ended(self, match_id: int, task: asyncio.Task[None]) -> None:
+        if self._tables.get(match_id) is task:
+            del self._tables[match_id]
+
+    async def _table_behind(self, match_id: int) -> None:
+        """Show the group's table as the match is now (the newest state wins). A refusal owes it again, with the
+        usual backoff; shown, and with nothing else owed, the match's screens are marked up to date."""
+        self._fresh_reads()
+        try:
+            match = await self.store.get_match(match_id)
+            if match is None or match.status != "active" or match.platform not in self.transports:
+                return  # a finished match's last table is its final pass's (inline)
+            left = Due(seats=set(), ready=True)
+            errors: list[BaseException] = []
+            await self._deliver_table(match, match_state(match), await self._seats(match.id), left, errors)
+            if errors:
+                failures = self._table_failures[match_id] = self._table_failures.get(match_id, 0) + 1
+                retry_after = max((e.retry_after for e in errors if isinstance(e, Busy)), default=0.0)
+                delay = max(retry_after, min(RETRY_CAP, 2.0 ** (failures - 1)))
+                log.warning("match %s: table edit attempt %d failed (%s); retrying in %.0f s", match.id, failures,
+                            "; ".join(f"{type(e).__name__}: {e}" for e in errors), delay)
+                if failures >= MAX_ATTEMPTS:  # as a failed pass gives up: the match's next move tries again
+                    log.error("match %s: giving up the table edit for now", match.id)
+                    self._table_failures.pop(match_id, None)
+                    return
+                self._due.setdefault(match_id, Due()).merge(Due(table=True, ready=True,
+                                                                retry_at=self.clock() + delay))
+                self._timer_due(self.next_delivery_at())
+                return
+            self._table_failures.pop(match_id, None)
+            if left.table:  # paced: the group may see it a little later
+                self._due.setdefault(match_id, Due()).merge(Due(table=True, ready=True,
+                                                                table_after=left.table_after))
+                self._timer_due(self.next_delivery_at())
+            elif match_id not in self._due and match_id not in self._delivering:
+                await self.store.mark_delivered(match.id, match.version)
+        except Exception:  # never lost: logged; the match's next move owes the table again
+            log.exception("the table of match %s failed", match_id)
+
     async def _deliver_play(self, match: Match, work: Due, left: Due, errors: list[BaseException]) -> None:
         """The racks (or the turn notice) of a match in play."""
         state = match_state(match)
@@ -313,7 +396,8 @@ class Delivery(ServiceState):
             await self._deliver_racks(match, state, seats, turn, work, left, errors)
         else:
             try:
-                await self._turn_notice(match, state, seats, work)
+                with sending(Priority.TABLE):
+                    await self._turn_notice(match, state, seats, work)
             except Exception as error:
                 errors.append(error)
                 left.turn = True
@@ -324,7 +408,8 @@ class Delivery(ServiceState):
         """The lobby message as the lobby is stored now (and, for a cancelled match whose table was out, the note
         under it); then the lobby version it shows is marked, so a restart does not owe it again."""
         try:
-            await self._post_lobby(match)
+            with sending(Priority.TABLE):
+                await self._post_lobby(match)
         except Unreachable as error:  # the group refuses the bot's messages: nothing a retry would change
             log.info("match %s: the lobby could not be shown: %s", match.id, error)
         except Exception as error:
@@ -355,13 +440,18 @@ class Delivery(ServiceState):
         previous_hands = self._hand_sizes.get(match.id)
         sizes = game.view(state, None).get("hand_sizes")
         others_played = any(mover != turn and seats[mover].is_human for mover in work.movers if mover < len(seats))
+        pings: list[tuple[Seat, str, str]] = []
         for seat in sorted((s for s in seats if s.is_human), key=lambda s: s.seat != turn):
             is_turn = seat.seat == turn and not seat.away
-            ping = is_turn and work.turn and (self._last_turn.get(match.id, -1) != turn or others_played)
+            owed = is_turn and work.turn and (self._last_turn.get(match.id, -1) != turn or others_played)
+            ping = owed and self._wants_ping(seat)
             redealt = previous_hands is not None and sizes is not None and sizes[seat.seat] > previous_hands[
                 seat.seat]
             touched = work.seats is None or seat.seat in work.seats or redealt or match.status != "active"
-            if not (is_turn or touched):
+            # The rack of the player to move is shown when the turn moved (their buttons are for the new position);
+            # a pass with neither their seat nor the turn in it (a coalesced table edit, another seat's pick) leaves
+            # it as it is: an edit of the same picture would be one more call against the bot's budget (issue 27).
+            if not (touched or (is_turn and (work.turn or seat.seat in work.missing))):
                 continue
             player = await self._player(seat.player_id) if seat.player_id else None
             platform = self._shown_on(match, seat)
@@ -370,9 +460,10 @@ class Delivery(ServiceState):
             try:
                 chat_id = await self._private_chat(platform, player.user_id)
                 message = await self._rack_message(match, state, seat)
-                await self._show(match, "rack", seat.seat, chat_id, message, platform=platform)
+                with sending(Priority.NEXT_RACK if is_turn else Priority.REPLY):
+                    await self._show(match, "rack", seat.seat, chat_id, message, platform=platform)
                 if ping:
-                    await self._ping(match, seat, chat_id, platform)
+                    pings.append((seat, chat_id, platform))
             except Unreachable:  # they never opened (or closed) the private chat: nothing a retry would change
                 log.info("rack for player %s could not be delivered", player.id)
             except Exception as error:
@@ -382,9 +473,32 @@ class Delivery(ServiceState):
                 left.turn |= ping
                 left.movers |= work.movers
                 left.missing.add(seat.seat)
+        for seat, chat_id, platform in pings:  # after every rack: the least urgent of a move's sends
+            try:
+                with sending(Priority.PING):
+                    await self._ping(match, seat, chat_id, platform)
+            except Unreachable:
+                log.info("ping for seat %s of match %s could not be delivered", seat.seat, match.id)
+            except Exception as error:
+                errors.append(error)
+                assert left.seats is not None
+                left.turn = True
+                left.movers |= work.movers
         self._hand_sizes[match.id] = sizes
         if not left.turn:
             self._last_turn[match.id] = turn
+
+    def _wants_ping(self, seat: Seat) -> bool:
+        """Whether the player whose turn came is pinged: not when they pressed or typed anything here lately."""
+        seen = self._seen.get(seat.player_id) if seat.player_id is not None else None
+        return seen is None or self.clock() - seen >= PING_AFTER_IDLE
+
+    def _saw(self, player_id: int) -> None:
+        """The player pressed or typed something (any chat, any match): they are looking at their phone."""
+        now = self.clock()
+        self._seen[player_id] = now
+        if len(self._seen) > SEEN_KEPT:
+            self._seen = {pid: at for pid, at in self._seen.items() if now - at < PING_AFTER_IDLE}
 
     async def _deliver_table(self, match: Match, state: dict[str, Any], seats: list[Seat], left: Due,
                              errors: list[BaseException]) -> None:
@@ -402,11 +516,12 @@ class Delivery(ServiceState):
         chat_lang = await self._chat_lang(ChatRef(match.platform, match.chat_id))
         recent = await self._recap(match, seats)
         try:
-            await self._announce_rounds(match, state, seats, chat_lang, match.platform, match.chat_id)
-            self._sheets_out(match.id)
-            table = await self._render(presenter.table_parts, match, state, seats, chat_lang, recent,
-                                       self.images[match.platform])
-            await self._show(match, "table", None, match.chat_id, table)
+            with sending(Priority.TABLE):
+                await self._announce_rounds(match, state, seats, chat_lang, match.platform, match.chat_id)
+                self._sheets_out(match.id)
+                table = await self._render(presenter.table_parts, match, state, seats, chat_lang, recent,
+                                           self.images[match.platform])
+                await self._show(match, "table", None, match.chat_id, table)
         except Exception as error:
             errors.append(error)
             left.table = True
@@ -431,10 +546,11 @@ class Delivery(ServiceState):
             lang = await self._player_lang(match, seat)
             try:
                 chat_id = await self._table_chat(platform, player.user_id)
-                await self._announce_rounds(match, state, seats, lang, platform, chat_id)
-                table = await self._render(presenter.table_parts, match, state, seats, lang, recent.copy(),
-                                           self.images[platform])
-                await self._show(match, "table", seat.seat, chat_id, table, platform=platform)
+                with sending(Priority.TABLE):
+                    await self._announce_rounds(match, state, seats, lang, platform, chat_id)
+                    table = await self._render(presenter.table_parts, match, state, seats, lang, recent.copy(),
+                                               self.images[platform])
+                    await self._show(match, "table", seat.seat, chat_id, table, platform=platform)
             except Unreachable:  # a private chat closed to the bot: nothing a retry would change
                 log.info("match %s: the table could not reach seat %s", match.id, seat.seat)
                 continue

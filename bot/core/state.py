@@ -109,6 +109,9 @@ class ServiceState:
         self._seeds = seed_source or random.Random()
         self.bot_delay = bot_delay
         self._hand_sizes: dict[int, list[int] | None] = {}
+        # player id -> when they last pressed or typed anything here: a player active lately is looking at the
+        # chat, and their turn comes without a "your turn" ping (bot/core/delivery.py `_wants_ping`; issue 27).
+        self._seen: dict[int, float] = {}
         self._no_call: dict[tuple[int, int], int] = {}  # (match, seat) -> version of a refused Tunj! call
         # Pictures are drawn by worker processes (render_processes > 0: production uses the spare cores) or one
         # render thread (0: tests, the console); each distinct picture once (bot/core/pictures.py).
@@ -126,6 +129,9 @@ class ServiceState:
         self._told_min = float("inf")  # the earliest time told to the timer loop while it was awake
         self._timers_wake_at = float("-inf")  # when the timer loop plans to wake; -inf: it is awake (or not run)
         self._delivering: set[int] = set()
+        # match -> its group table edit running behind its racks (bot/core/delivery.py `_table_behind`)
+        self._tables: dict[int, asyncio.Task[None]] = {}
+        self._table_failures: dict[int, int] = {}  # match -> table edits refused in a row (its backoff)
         self._behind: dict[int, asyncio.Task[None]] = {}  # deliveries the timer loop started, not waited for
         self._table_at: dict[tuple[str, str], float] = {}
         # The ladder (bot.core.ladder): what each just-finished match still has to tell its chat after the table.

@@ -9,10 +9,20 @@ its own so a send never waits for the database; a worker that starts reads the l
 A worker killed outright loses at most the last batch. Several workers share a Redis instead
 (bot/telegram_adapter/limiter.py), whose keys outlive a worker on their own.
 
-What is kept, as the shared limiter keeps it (and as AIORateLimiter did, there without a per-chat spacing):
+What is kept, as the shared limiter keeps it:
+- one request per private chat per second (`chat_max_rate` per `chat_time_period`); a group keeps the 20 a minute
+  below, within which a burst goes at once (as AIORateLimiter lets it: a table and its round's score sheet);
 - 20 requests per minute per group or channel, as a sliding window: no 21 within any 60 seconds;
 - 30 per second for the whole bot, as slots 1/30 s apart.
 Requests without a chat are not counted. A 429 is retried as the shared limiter does (`RetryingLimiter`).
+
+Priorities (bot/messages.py `Priority`, read from the sender's context): when more is asked than the bot's 30 a
+second, the slots go to the waiting requests in priority order — the rack of the player to move, then replies and
+the mover's rack, then tables, pings last — each priority first come, first served, skipping a request whose chat
+or group must wait anyway. So past the budget the screens fall behind in that order instead of all together (issue
+27; bench/pipeline.py --limits telegram shows it). A send with nothing waiting before it goes at once; the others
+wait on a future that one dispatcher task sets when their slot comes. The shared limiter (several workers, Redis)
+takes its send times first come, first served.
 """
 
 from __future__ import annotations
@@ -22,17 +32,29 @@ import contextlib
 import logging
 import math
 import time
+from collections import deque
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from typing import Protocol
 
 from telegram import constants
 
+from bot.messages import SEND_PRIORITY
 from bot.telegram_adapter.limiter import RetryingLimiter, Target
 
 log = logging.getLogger(__name__)
 
 PLATFORM = "telegram"
 FLUSH_EVERY = 1.0  # seconds between two writes of the sends made meanwhile
+CHATS_KEPT = 10_000  # chats' last send times kept before the ones that no longer count are dropped
+
+
+@dataclass(eq=False)
+class _Waiter:
+    """A request waiting for its send time: the dispatcher sets `future` to the time it was let go."""
+
+    target: Target
+    future: asyncio.Future[float]
 
 
 class SendLog(Protocol):
@@ -56,12 +78,14 @@ class LocalRateLimiter(RetryingLimiter):
         overall_time_period: float = 1.0,
         group_max_rate: int = constants.FloodLimit.MESSAGES_PER_MINUTE_PER_GROUP,
         group_time_period: float = 60.0,
+        chat_max_rate: int = constants.FloodLimit.MESSAGES_PER_SECOND_PER_CHAT,
+        chat_time_period: float = 1.0,
         max_retries: int = 0,
         clock: Callable[[], float] = time.time,
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
         flush_every: float = FLUSH_EVERY,
     ) -> None:
-        if overall_max_rate < 1 or group_max_rate < 1:
+        if overall_max_rate < 1 or group_max_rate < 1 or chat_max_rate < 1:
             raise ValueError("rates must be at least 1")
         self.sends = sends
         self.platform = platform
@@ -71,8 +95,13 @@ class LocalRateLimiter(RetryingLimiter):
         self.clock = clock
         self.sleep = sleep
         self.flush_every = flush_every
+        self.chat_spacing = float(chat_time_period) / chat_max_rate
         self._pause_until = 0.0
-        self._slots: set[int] = set()  # global slots taken (slot n is the time n * period / rate)
+        self._last_slot = -math.inf  # the bot's newest slot taken (slot n is the time n * period / rate)
+        self._chats: dict[str, float] = {}  # chat -> its last send time
+        self._queues: dict[int, deque[_Waiter]] = {}  # priority -> the requests waiting, oldest first
+        self._arrived = asyncio.Event()
+        self._dispatcher: asyncio.Task[None] | None = None
         self._groups: dict[str, list[float]] = {}  # group -> its send times in the window, oldest first
         self._pending: list[tuple[str, float]] = []  # group sends not written yet
         self._flushed_at = -math.inf
@@ -97,6 +126,8 @@ class LocalRateLimiter(RetryingLimiter):
 
     async def shutdown(self) -> None:
         """Write what is pending now (a clean stop loses nothing)."""
+        if self._dispatcher is not None and not self._dispatcher.done():
+            self._dispatcher.cancel()
         if self._writing is not None and not self._writing.done():
             self._writing.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
@@ -104,46 +135,117 @@ class LocalRateLimiter(RetryingLimiter):
         await self._write()
 
     # ------------------------------------------------------------------------------------------------ schedule
-    def _reserve(self, target: Target) -> float:
-        """The earliest send time that keeps every limit for `target`, taken (counted) at once: nothing else runs
-        between the reading and the taking (no await), as Redis' script is atomic for the shared limiter."""
-        now = self.clock()
-        at = max(now, self._pause_until)
-        if target.chat is None:
-            return at
-        group_rate, group_period = self.group
-        times: list[float] = []
+    def _ready_at(self, target: Target, now: float) -> float:
+        """The earliest time `target`'s chat and group limits allow a send (the bot's slot aside)."""
+        assert target.chat is not None
+        if not target.group:
+            return self._chats.get(target.chat, -math.inf) + self.chat_spacing
+        at = -math.inf
         if target.group:
-            times = [moment for moment in self._groups.get(target.chat, []) if moment > now - group_period]
+            group_rate, group_period = self.group
+            times = self._groups.get(target.chat)
             if times:
-                at = max(at, times[-1])
-            if len(times) >= group_rate:
-                at = max(at, times[-group_rate] + group_period)
-        rate, period = self.overall
-        floor = math.floor(now * rate / period) - 1
-        self._slots = {slot for slot in self._slots if slot >= floor}
-        slot = math.ceil(at * rate / period)
-        while slot in self._slots:
-            slot += 1
-        self._slots.add(slot)
-        at = max(at, slot * period / rate)
-        if target.group:
-            times.append(at)
-            self._groups[target.chat] = times
-            self._pending.append((target.chat, at))
+                while times and times[0] <= now - group_period:
+                    times.pop(0)
+                if len(times) >= group_rate:
+                    at = max(at, times[-group_rate] + group_period)
         return at
 
+    def _slot(self, now: float) -> tuple[int, float]:
+        """The bot's next free slot (slot n is the time n * period / rate, each taken once) and its time."""
+        rate, period = self.overall
+        slot = max(math.ceil(now * rate / period), self._last_slot + 1)
+        return slot, slot * period / rate
+
+    def _take(self, target: Target, now: float, slot: int) -> None:
+        """Count a send to `target` now in slot `slot`: nothing else runs between the check and this (no await)."""
+        assert target.chat is not None
+        self._last_slot = slot
+        if not target.group:
+            self._chats[target.chat] = now
+        if len(self._chats) > CHATS_KEPT:  # chats quiet for longer than the spacing no longer count
+            self._chats = {chat: at for chat, at in self._chats.items() if at > now - self.chat_spacing}
+        if target.group:
+            self._groups.setdefault(target.chat, []).append(now)
+            self._pending.append((target.chat, now))
+            self._write_soon()
+
+    def _queued(self) -> bool:
+        return any(self._queues.values())
+
     async def _wait_turn(self, target: Target) -> None:
+        """Wait until `target` may be sent to, its send counted. A send that may go now and finds no one waiting
+        goes at once; otherwise it waits in its priority's queue (`SEND_PRIORITY` of the caller's context) and the
+        dispatcher hands the bot's slots out, highest priority first among those their chat and group allow."""
         while True:
-            at = self._reserve(target)
-            if target.group:
-                self._write_soon()
-            wait = at - self.clock()
-            if wait <= 0:
+            now = self.clock()
+            if self._pause_until > now:
+                await self.sleep(self._pause_until - now)
+                continue
+            if target.chat is None:
                 return
-            await self.sleep(wait)
-            if self._pause_until <= at:
+            slot, at = self._slot(now)
+            if not self._queued() and at <= now and self._ready_at(target, now) <= now:
+                self._take(target, now, slot)
+                return
+            waiter = _Waiter(target, asyncio.get_running_loop().create_future())
+            queue = self._queues.setdefault(int(SEND_PRIORITY.get()), deque())
+            queue.append(waiter)
+            self._arrived.set()
+            if self._dispatcher is None or self._dispatcher.done():
+                self._dispatcher = asyncio.create_task(self._dispatch(), name="rate limiter: dispatcher")
+            try:
+                granted = await waiter.future
+            except BaseException:  # the caller was cancelled while waiting: its place is given up
+                waiter.future.cancel()
+                with contextlib.suppress(ValueError):
+                    queue.remove(waiter)
+                raise
+            if self._pause_until <= granted:
                 return  # no pause began meanwhile that covers the time this request took
+
+    async def _dispatch(self) -> None:
+        """Hand out the bot's slots while requests wait: at each slot the first waiting request, highest priority
+        first, that its chat's and group's limits let go now; none: sleep until one may, or a new one comes."""
+        while self._queued():
+            now = self.clock()
+            if self._pause_until > now:
+                await self.sleep(self._pause_until - now)
+                continue
+            slot, at = self._slot(now)
+            if at > now:  # this slot is the next one's to take, whoever waits when it comes
+                await self.sleep(at - now)
+                now = max(self.clock(), at)
+                if self._pause_until > now:
+                    continue
+            waiter, soonest = self._pick(now)
+            if waiter is not None:
+                self._take(waiter.target, now, slot)
+                waiter.future.set_result(now)
+                continue
+            self._arrived.clear()
+            sleeper = asyncio.ensure_future(self.sleep(max(0.0, soonest - now)))
+            arrival = asyncio.ensure_future(self._arrived.wait())
+            try:
+                await asyncio.wait({sleeper, arrival}, return_when=asyncio.FIRST_COMPLETED)
+            finally:
+                for task in (sleeper, arrival):
+                    task.cancel()
+
+    def _pick(self, now: float) -> tuple[_Waiter | None, float]:
+        """The waiting request to send now (taken off its queue), or None and the soonest time one may go."""
+        soonest = math.inf
+        for priority in sorted(self._queues):
+            queue = self._queues[priority]
+            for index, waiter in enumerate(queue):
+                if waiter.future.done():
+                    continue
+                ready = self._ready_at(waiter.target, now)
+                if ready <= now:
+                    del queue[index]
+                    return waiter, now
+                soonest = min(soonest, ready)
+        return None, soonest
 
     async def _hold_everyone(self, seconds: float) -> None:
         self._pause_until = max(self._pause_until, self.clock() + seconds)
