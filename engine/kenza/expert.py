@@ -50,7 +50,9 @@ def sample(view: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     }
 
 
-WORLDS = 32  # the budget: deals of the hidden cards searched per decision
+WORLDS = 32  # the budget: deals of the hidden cards searched per decision...
+NODES = 40_000  # ...unless the plies searched pass this many first (a crowded table early in a round of four)
+MIN_WORLDS = 4  # (but never fewer worlds than these)
 DEPTH = 8  # plies searched at most inside the current round of three cards
 THREAT = 0.8  # how much of what the next player could capture from the table left counts against its leaver
 
@@ -83,7 +85,9 @@ class ExpertKenzaBot:
         plies = _Plies(view, [card for card in _DECK if card not in seen])
         moves = [favourite, *(move for move in legal if move != favourite)]
         totals = dict.fromkeys(moves, 0.0)
-        for _ in range(WORLDS):
+        for count in range(WORLDS):
+            if count >= MIN_WORLDS and plies.nodes > NODES:
+                break
             world = sample(view, search)
             for move in moves:
                 totals[move] += plies.after(world, move)
@@ -100,6 +104,7 @@ class _Plies:
         self.total = view["capture_sum"]
         self.unseen = unseen
         self.threats: dict[tuple[str, ...], float] = {}
+        self.nodes = 0  # plies played so far: the budget is counted, not timed, so the move depends on no clock
 
     def sign(self, seat: int) -> int:
         if self.players == 4:
@@ -115,6 +120,7 @@ class _Plies:
 
     def _play(self, hands: list[tuple[str, ...]], table: tuple[str, ...], seat: int, card: str, taken: list[str],
               last: int | None, stock: int, depth: int) -> float:
+        self.nodes += 1
         hands = list(hands)
         held = list(hands[seat])
         held.remove(card)

@@ -40,7 +40,7 @@ def sample(view: dict[str, Any], rng: random.Random) -> dict[str, Any]:
         wtop, wsize = view["waste_tops"][seat], view["waste_sizes"][seat]
         piles[waste(seat)] = _take(pool, max(0, wsize - 1)) + ([wtop] if wtop else [])
         piles[hand(seat)] = _take(pool, view["hand_sizes"][seat])
-    owners = {name: [int(name[1]) if name[0] in "RNW" else 0] * len(pile) for name, pile in piles.items()}
+    owners = _owners(piles)
     return {
         "game": "tunj", VERSION_KEY: 2, "players": 2, "options": _options(view), "rng": rng.getrandbits(64),
         "round": view["round"], "scores": list(view["scores"]), "history": [list(r) for r in view["history"]],
@@ -48,6 +48,19 @@ def sample(view: dict[str, Any], rng: random.Random) -> dict[str, Any]:
         "last_move": view["last_move"], "events": [], "turn_seen": [houses_key([piles[name] for name in HOUSES])],
         "start_seen": {}, "hand_result": None, "full_deal": True, "piles": piles, "owners": owners, "hand_log": [],
     }
+
+
+def _owners(piles: dict[str, list[str]]) -> dict[str, list[int]]:
+    """Whose deck each card came from, as far as a world needs it: one copy of each code per seat, so the hand
+    can end (cards go home) in a world too. Which copy is whose does not change the play."""
+    seen: dict[str, int] = {}
+    owners: dict[str, list[int]] = {}
+    for name, pile in piles.items():
+        owners[name] = []
+        for card in pile:
+            owners[name].append(seen.get(card, 0))
+            seen[card] = seen.get(card, 0) + 1
+    return owners
 
 
 def _options(view: dict[str, Any]) -> dict[str, Any]:
