@@ -79,6 +79,9 @@ def measure(game_id: str, matches: int, opponent: str = "normal", players: int =
             wins += 1
         else:
             losses += 1
+        played = seed - first + 1
+        if played % 10 == 0 and played < matches:  # a running tally: a long run cut short still says something
+            print(f"  ...{played} matches: won {wins}, lost {losses}, drawn {draws}", file=sys.stderr, flush=True)
     elapsed = time.perf_counter() - started
     ms = sorted(1000 * t for t in times)
     p95 = ms[min(len(ms) - 1, int(0.95 * len(ms)))] if ms else 0.0
@@ -101,14 +104,18 @@ def main(game_id: str | None = None, argv: list[str] | None = None) -> None:
     parser.add_argument("--vs", default="normal", choices=("normal", "random"))
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--first", type=int, default=0)
-    parser.add_argument("--rollouts", type=int, help="the search budget instead of the game's (to measure it)")
+    parser.add_argument("--rollouts", type=int,
+                        help="the search budget instead of the game's (rollouts; Kenza: worlds), to measure it")
     args = parser.parse_args(argv)
     if args.rollouts:
         import dataclasses
         import importlib
 
         module = importlib.import_module(f"engine.{game_id or args.game}.expert")
-        module.PLAN = dataclasses.replace(module.PLAN, rollouts=args.rollouts)
+        if hasattr(module, "PLAN"):
+            module.PLAN = dataclasses.replace(module.PLAN, rollouts=args.rollouts)
+        else:  # Kenza's exact search counts worlds
+            module.WORLDS = args.rollouts
     measure(game_id or args.game, args.matches, args.vs, args.players, first=args.first)
 
 

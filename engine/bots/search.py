@@ -42,10 +42,30 @@ class SearchPlan:
     win_bonus: float = 0.0  # value of winning the match inside a rollout, in score points
     # a score for a position a rollout stopped in before its round ended: side -> points it is worth (optional)
     estimate: Callable[[State, int], list[float]] | None = None
+    # how sure the search must be (standard errors) before it overrules the normal bot's move (`_pick`)
+    confidence: float = 1.0
     # where a rollout may stop before the round ends: (state at the root, state now) -> stop
     stop: Callable[[State, State], bool] | None = None
     # which candidates to keep when there are too many: (view, legal, normal's choice, rng) -> moves
     shortlist: Callable[[View, list[str], str, random.Random], list[str]] | None = None
+
+
+def _pick(outcomes: list[list[float]], confidence: float) -> int:
+    """The candidate to play (index; 0 is the favourite): the best mean, but only if it beats the favourite by
+    more than `confidence` standard errors of their paired differences — the same worlds and dice met both, so
+    the difference is what the move changed. A handful of rollouts is noisy: without this margin the search
+    would trade the normal bot's good move for a lucky one about as often as for a better one."""
+    if len(outcomes) < 2:
+        return 0
+    count = len(outcomes)
+    means = [sum(row[index] for row in outcomes) / count for index in range(len(outcomes[0]))]
+    best = max(range(len(means)), key=lambda index: (round(means[index], 6), -index))
+    if best == 0:
+        return 0
+    gaps = [row[best] - row[0] for row in outcomes]
+    mean = sum(gaps) / count
+    spread = (sum((gap - mean) ** 2 for gap in gaps) / (count - 1)) ** 0.5
+    return best if mean > confidence * spread / count**0.5 else 0
 
 
 def side_of(game: Any, players: int, seat: int) -> int:
@@ -80,8 +100,8 @@ class ExpertBot:
         moves = self._candidates(view, legal, favourite, search)
         if len(moves) == 1:
             return moves[0]
-        worlds = max(1, min(plan.max_worlds, plan.rollouts // len(moves)))
-        totals = dict.fromkeys(moves, 0.0)
+        worlds = max(2, min(plan.max_worlds, plan.rollouts // len(moves)))
+        outcomes: list[list[float]] = []  # per world, each candidate's value (the favourite's first)
         seat = view["seat"]
         for _ in range(worlds):
             world = plan.sample(view, search)
@@ -89,10 +109,8 @@ class ExpertBot:
             values = [self._rollout(world, seat, move, dice) for move in moves]
             if None in values:  # the world guessed some bookkeeping of the turn wrong: a move fails in it
                 continue
-            for move, value in zip(moves, values, strict=True):
-                totals[move] += value
-        order = {move: index for index, move in enumerate(moves)}  # favourite first: it wins ties
-        return max(moves, key=lambda move: (round(totals[move], 6), -order[move]))
+            outcomes.append([float(value) for value in values])  # type: ignore[arg-type]
+        return moves[_pick(outcomes, plan.confidence)]
 
     def _candidates(self, view: View, legal: list[str], favourite: str, rng: random.Random) -> list[str]:
         plan = self.plan

@@ -87,7 +87,7 @@ def _hand_so_far(state: dict[str, Any], seat: int) -> list[float]:
     return [float(points) for points in hand_points(state, None, False)[0]]
 
 
-PLAN = SearchPlan("canasta", sample, rollouts=16, max_worlds=8, candidates=6, win_bonus=500.0, horizon=40,
+PLAN = SearchPlan("canasta", sample, rollouts=24, max_worlds=8, candidates=4, win_bonus=500.0, horizon=40,
                   estimate=_hand_so_far)
 
 

@@ -61,7 +61,7 @@ def _cards_held(state: dict[str, Any], seat: int) -> list[float]:
     return [float(points) for points in round_points(state["hands"], opened, state["committed"], None, False)[0]]
 
 
-PLAN = SearchPlan("konkan_cards", sample, rollouts=24, max_worlds=8, candidates=6, win_bonus=100.0, horizon=60,
+PLAN = SearchPlan("konkan_cards", sample, rollouts=24, max_worlds=8, candidates=4, win_bonus=100.0, horizon=40,
                   estimate=_cards_held)
 
 

@@ -86,7 +86,7 @@ def _exposure(state: dict[str, Any], seat: int) -> list[float]:
     return owed
 
 
-PLAN = SearchPlan("konkan_tiles", sample, rollouts=12, max_worlds=4, candidates=4, win_bonus=100.0, horizon=40,
+PLAN = SearchPlan("konkan_tiles", sample, rollouts=12, max_worlds=4, candidates=3, win_bonus=100.0, horizon=16,
                   estimate=_exposure)
 
 

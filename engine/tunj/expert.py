@@ -81,7 +81,7 @@ def _burdens(state: dict[str, Any], seat: int) -> list[float]:
     return [float(mine[1] - mine[0]), float(mine[0] - mine[1])]
 
 
-PLAN = SearchPlan("tunj", sample, rollouts=24, max_worlds=6, candidates=6, win_bonus=30.0, horizon=30,
+PLAN = SearchPlan("tunj", sample, rollouts=24, max_worlds=6, candidates=4, win_bonus=30.0, horizon=30,
                   estimate=_burdens)
 
 
