@@ -36,6 +36,35 @@ def expert_seats(seed: int, players: int, teams: bool) -> set[int]:
     return {seed % players}
 
 
+def peak_memory(game_id: str, decisions: int = 30, seed: int = 0) -> float:
+    """The most memory (MiB, tracemalloc's peak above the position) one expert decision allocated, over the first
+    `decisions` expert decisions of a match against normal."""
+    import tracemalloc
+
+    game = engine.get(game_id)
+    options = {**DEFAULT_OPTIONS.get(game_id, {})}
+    if game_id == "canasta":
+        options["variant"] = "duo"
+    state = game.new(2, options, seed=seed)
+    bots = [get_bot(game_id, "expert"), get_bot(game_id, "normal")]
+    chooser = random.Random(seed)
+    peak = 0.0
+    tracemalloc.start()
+    try:
+        while decisions and (seat := game.to_move(state)) is not None:
+            view, legal = game.view(state, seat), game.legal_moves(state, seat)
+            tracemalloc.reset_peak()
+            base = tracemalloc.get_traced_memory()[0]
+            move = bots[seat].choose(view, legal, chooser)
+            if seat == 0:
+                peak = max(peak, (tracemalloc.get_traced_memory()[1] - base) / 2**20)
+                decisions -= 1
+            state = game.apply(state, seat, move)
+    finally:
+        tracemalloc.stop()
+    return peak
+
+
 def play_match(game_id: str, seed: int, levels: list[str], options: dict[str, Any],
                times: list[float] | None = None) -> dict[str, Any]:
     """One whole match, `levels[s]` at seat s; the engine's result. CPU seconds of expert decisions go to `times`."""
@@ -106,6 +135,7 @@ def main(game_id: str | None = None, argv: list[str] | None = None) -> None:
     parser.add_argument("--first", type=int, default=0)
     parser.add_argument("--rollouts", type=int,
                         help="the search budget instead of the game's (rollouts; Kenza: worlds), to measure it")
+    parser.add_argument("--memory", action="store_true", help="also the peak memory of one decision (tracemalloc)")
     args = parser.parse_args(argv)
     if args.rollouts:
         import dataclasses
@@ -117,6 +147,8 @@ def main(game_id: str | None = None, argv: list[str] | None = None) -> None:
         else:  # Kenza's exact search counts worlds
             module.WORLDS = args.rollouts
     measure(game_id or args.game, args.matches, args.vs, args.players, first=args.first)
+    if args.memory:
+        print(f"  peak memory of one expert decision (first 30): {peak_memory(game_id or args.game):.2f} MiB")
 
 
 if __name__ == "__main__":

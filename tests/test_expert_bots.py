@@ -13,8 +13,7 @@ from typing import Any
 import pytest
 
 import engine
-from bot.core.pictures import Pictures
-from bot.core.thinking import bot_move
+from bot.core.thinking import Thinkers, bot_move
 from engine.base import clone
 from engine.bots import decide, decide_seeded, get, levels
 
@@ -143,7 +142,7 @@ def test_tunj_expert_never_slips_and_always_calls():
 
 
 class _Workers:
-    """Stands for the picture workers: records the jobs, runs them here, or fails them as a dead worker does."""
+    """Stands for the thinking workers: records the jobs, runs them here, or fails them as a dead worker does."""
 
     def __init__(self, dead: bool = False) -> None:
         self.dead = dead
@@ -176,10 +175,26 @@ async def test_a_dead_workers_move_is_the_normal_bots():
 
 async def test_a_real_worker_process_picks_the_move_this_process_picks(monkeypatch):
     state, seat = _positions("kenza", 6, 30)[-1]
-    pictures = Pictures(1)  # a spawned worker: the full budget there, as in production
+    thinkers = Thinkers(1)  # a spawned worker: the full budget there, as in production
     try:
-        move = await bot_move(pictures, "kenza", state, seat, "expert", "6:30", slips=True)
+        move = await bot_move(thinkers, "kenza", state, seat, "expert", "6:30", slips=True)
+        assert len(thinkers.pids) == 1
     finally:
-        pictures.close()
+        thinkers.close()
     monkeypatch.setattr(_expert_module("kenza"), "WORLDS", KENZA_WORLDS)  # the worker's budget is the real one
     assert move == decide_seeded("kenza", state, seat, "expert", "6:30")
+
+
+async def test_majlis_play_with_expert_bots_seats_them_and_they_play():
+    from bot.console import play
+    from tests.chat import console_service, typed_lines
+
+    store, service, transport, out = await console_service(4)
+    await play(service, transport, "kenza", 2, {"target": "101"}, "en", read=typed_lines(["1"] * 6 + ["q"]),
+               bots="expert")
+    match = await store.get_match(1)
+    seats = await store.seats(match.id)
+    records = await store.moves(match.id)
+    await store.close()
+    assert [seat.bot_level for seat in seats if not seat.is_human] == ["expert"]
+    assert any(record.actor == "bot" for record in records)

@@ -112,11 +112,6 @@ class Pictures:
         drawn off the loop in the same workers, not cached."""
         return await self._submit(function, *args)
 
-    async def compute(self, function: Callable[..., T], *args: Any) -> T:
-        """Other work too heavy for the loop (a searching bot's move, bot/core/thinking.py): a module-level
-        function of picklable arguments, run in the same workers (BrokenProcessPool if its worker dies)."""
-        return await self._submit(function, *args)
-
     async def in_thread(self, function: Callable[..., T], *args: Any) -> T:
         """Run a builder that draws as it builds (its result is not plain picture bytes) on the render thread."""
         return await asyncio.get_running_loop().run_in_executor(self._thread, functools.partial(function, *args))

@@ -203,7 +203,7 @@ class Play(ServiceState):
                 return match
             level = seat.bot_level or "normal"
             # An expert thinks in a worker process, so other tables' presses go on meanwhile (bot.core.thinking).
-            move = await bot_move(self.pictures, match.game, state, seat_index, level,
+            move = await bot_move(self.thinkers, match.game, state, seat_index, level,
                                   f"{match.seed}:{match.version}", slips=not seat.is_human)
             if self.bot_delay:
                 await asyncio.sleep(self.bot_delay)
