@@ -6,13 +6,13 @@ cards shuffled into the hidden places, in the sizes the view shows (each game's 
 alone, never from the real state) — then plays every candidate move in every world and follows it with the `normal`
 bot for every seat until the round ends (or a game's horizon), scoring what the seat's side gained against the
 others. Every candidate meets the same worlds and the same rollout dice (common random numbers), so the comparison
-between two moves is not drowned by the luck of the deal; the move with the best mean wins, ties going to the one the
-`normal` bot prefers.
+between two moves is not drowned by the luck of the deal. The `normal` bot's own choice is always a candidate, and
+the move with the best mean replaces it only when it is ahead by more than a standard error (`_pick`).
 
 The budget is a number of rollouts, not a time: the decision depends only on the view, the legal moves and the
 `rng` it is given (the service seeds that from the match's seed and version), so a replay or a restarted worker
 picks the same move on any machine, however loaded. Memory is a handful of game states at a time (one world and
-one rollout), far below a MiB.
+one rollout): about a MiB at most (`bench/expert_strength.py --memory`).
 """
 
 from __future__ import annotations
@@ -44,10 +44,6 @@ class SearchPlan:
     estimate: Callable[[State, int], list[float]] | None = None
     # how sure the search must be (standard errors) before it overrules the normal bot's move (`_pick`)
     confidence: float = 1.0
-    # where a rollout may stop before the round ends: (state at the root, state now) -> stop
-    stop: Callable[[State, State], bool] | None = None
-    # which candidates to keep when there are too many: (view, legal, normal's choice, rng) -> moves
-    shortlist: Callable[[View, list[str], str, random.Random], list[str]] | None = None
 
 
 def _pick(outcomes: list[list[float]], confidence: float) -> int:
@@ -116,8 +112,6 @@ class ExpertBot:
         plan = self.plan
         if len(legal) <= plan.candidates:
             rest = [move for move in legal if move != favourite]
-        elif plan.shortlist is not None:
-            rest = [move for move in plan.shortlist(view, legal, favourite, rng) if move != favourite]
         else:
             others = [move for move in legal if move != favourite]
             rest = rng.sample(others, plan.candidates - 1)
@@ -140,9 +134,9 @@ class ExpertBot:
             mover = game.to_move(state)
             if mover is None or game.result(state)["round"] != start_round:
                 break
-            if plan.stop is not None and plan.stop(world, state):
-                break
             legal = game.legal_moves(state, mover)
+            if not legal:  # a world whose guessed bookkeeping leaves the mover stuck: score it where it stands
+                break
             choice = legal[0] if len(legal) == 1 else self.policy.choose(game.view(state, mover), legal, rng)
             # In place, unchecked: `state` is this rollout's own copy (from `apply` above) and `choice` one of the
             # canonical legal moves, so `apply`'s copy and parse would only cost a fifth of the rollout again.
