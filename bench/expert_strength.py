@@ -109,7 +109,8 @@ def measure(game_id: str, matches: int, opponent: str = "normal", players: int =
         else:
             losses += 1
         played = seed - first + 1
-        if (played % 10 == 0 or matches <= 20) and played < matches:  # a running tally: a long run cut short still says something
+        # a running tally: a long run cut short still says something
+        if (played % 10 == 0 or matches <= 20) and played < matches:
             print(f"  ...{played} matches: won {wins}, lost {losses}, drawn {draws}", file=sys.stderr, flush=True)
     elapsed = time.perf_counter() - started
     ms = sorted(1000 * t for t in times)
