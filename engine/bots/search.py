@@ -137,10 +137,15 @@ class ExpertBot:
             legal = game.legal_moves(state, mover)
             if not legal:  # a world whose guessed bookkeeping leaves the mover stuck: score it where it stands
                 break
-            choice = legal[0] if len(legal) == 1 else self.policy.choose(game.view(state, mover), legal, rng)
-            # In place, unchecked: `state` is this rollout's own copy (from `apply` above) and `choice` one of the
-            # canonical legal moves, so `apply`'s copy and parse would only cost a fifth of the rollout again.
-            game._play(state, mover, choice)
+            try:
+                choice = legal[0] if len(legal) == 1 else self.policy.choose(game.view(state, mover), legal, rng)
+                # In place, unchecked: `state` is this rollout's own copy (from `apply` above) and `choice` one of
+                # the canonical legal moves, so `apply`'s copy and parse would only cost a fifth of the rollout again.
+                game._play(state, mover, choice)
+            except (IllegalMove, ValueError, KeyError, IndexError):
+                # A world guesses the turn's bookkeeping the view does not show (Konkan tiles: which melds were
+                # laid this turn); where the guess leads the normal bot astray, the world is dropped, not the move.
+                return None
             steps += 1
         after = game.result(state)
         gained = [now - then for now, then in zip(after["scores"], before["scores"], strict=True)]
