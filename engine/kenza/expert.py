@@ -53,7 +53,8 @@ def sample(view: dict[str, Any], rng: random.Random) -> dict[str, Any]:
 WORLDS = 32  # the budget: deals of the hidden cards searched per decision...
 NODES = 40_000  # ...unless the plies searched pass this many first (a crowded table early in a round of four)
 MIN_WORLDS = 4  # (but never fewer worlds than these)
-DEPTH = 8  # plies searched at most inside the current round of three cards
+DEPTH = 8  # plies searched at most inside the current round of three cards (two players: all of it)
+DEPTH_FOUR = 4  # with four players the round has twelve plies: a full search would take seconds
 THREAT = 0.8  # how much of what the next player could capture from the table left counts against its leaver
 
 
@@ -116,7 +117,8 @@ class _Plies:
         card, taken = words[1], words[3:]
         hands = [tuple(hand) for hand in world["hands"]]
         table = tuple(world["table"])
-        return self._play(hands, table, self.seat, card, taken, world["last_capturer"], len(world["stock"]), DEPTH)
+        depth = DEPTH_FOUR if self.players == 4 else DEPTH
+        return self._play(hands, table, self.seat, card, taken, world["last_capturer"], len(world["stock"]), depth)
 
     def _play(self, hands: list[tuple[str, ...]], table: tuple[str, ...], seat: int, card: str, taken: list[str],
               last: int | None, stock: int, depth: int) -> float:
