@@ -4,6 +4,8 @@
 
 `play_match(seed, levels)` plays one whole match between bot levels (one per seat) and returns the final state,
 for other benches to reuse.
+
+`canasta_strength.py expert [N] [--vs normal|random]` measures the expert bot instead (bench/expert_strength.py).
 """
 
 from __future__ import annotations
@@ -45,4 +47,9 @@ def main(matches: int = 100) -> None:
 
 
 if __name__ == "__main__":
-    main(int(sys.argv[1]) if len(sys.argv) > 1 else 100)
+    if sys.argv[1:2] == ["expert"]:  # the expert bot: expert [N] [--vs normal|random] [--players P]
+        from bench.expert_strength import main as expert_main
+
+        expert_main("canasta", sys.argv[2:])
+    else:
+        main(int(sys.argv[1]) if len(sys.argv) > 1 else 100)

@@ -4,6 +4,8 @@
 
 `play_match(seed, levels, options)` plays one whole match between bot levels (one per seat) and returns the final
 state, for other benches and tests to reuse.
+
+`konkan_cards_strength.py expert [N] [--vs normal|random]` measures the expert bot instead (bench/expert_strength.py).
 """
 
 from __future__ import annotations
@@ -48,4 +50,9 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    if sys.argv[1:2] == ["expert"]:  # the expert bot: expert [N] [--vs normal|random] [--players P]
+        from bench.expert_strength import main as expert_main
+
+        expert_main("konkan_cards", sys.argv[2:])
+    else:
+        main()

@@ -4,6 +4,8 @@ on seats 0 and 2 in even matches and on 1 and 3 in odd ones. Issue 13 asks for >
     .venv/bin/python bench/konkan_tiles_strength.py [N] [--mode quick]
 
 `play_match(seed, levels, options)` plays one whole match (one bot level per seat) and returns the final state.
+
+`konkan_tiles_strength.py expert [N] [--vs normal|random]` measures the expert bot instead (bench/expert_strength.py).
 """
 
 from __future__ import annotations
@@ -52,4 +54,9 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    if sys.argv[1:2] == ["expert"]:  # the expert bot: expert [N] [--vs normal|random] [--players P]
+        from bench.expert_strength import main as expert_main
+
+        expert_main("konkan_tiles", sys.argv[2:])
+    else:
+        main()

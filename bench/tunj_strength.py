@@ -6,6 +6,8 @@ seats (bots get their attempts, so the casual levels make their slips as at a ta
 Prints each level's win rate against random (target for normal: at least 80%), draws, the claims (slips) it
 opened, moves per hand and time per hand.
 `play_match(seed, levels)` plays one whole match and is reused by other benches and the tests.
+
+`tunj_strength.py expert [N] [--vs normal|random]` measures the expert bot instead (bench/expert_strength.py).
 """
 
 from __future__ import annotations
@@ -71,4 +73,9 @@ def main(hands: int = 100, levels: tuple[str, ...] = ("normal", "strong")) -> No
 
 
 if __name__ == "__main__":
-    main(int(sys.argv[1]) if len(sys.argv) > 1 else 100, tuple(sys.argv[2:]) or ("normal", "strong"))
+    if sys.argv[1:2] == ["expert"]:  # the expert bot: expert [N] [--vs normal|random] [--players P]
+        from bench.expert_strength import main as expert_main
+
+        expert_main("tunj", sys.argv[2:])
+    else:
+        main(int(sys.argv[1]) if len(sys.argv) > 1 else 100, tuple(sys.argv[2:]) or ("normal", "strong"))

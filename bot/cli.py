@@ -136,9 +136,9 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--seed", type=int, metavar="S", help="deal from this seed (the same seed deals the same)")
     play.add_argument("--name", default=None, help="your name at the table")
     play.add_argument("--bots", default="normal", metavar="LEVEL",
-                      help="the bots' level: random (easy) or normal (default), or one a game adds — Tunj's strong "
-                           "never slips, while its random and normal bots sometimes neglect a priority for you to "
-                           "call Tunj!")
+                      help="the bots' level: random (easy), normal (default) or expert (searches ahead), or one a "
+                           "game adds — Tunj's strong never slips (nor does its expert), while its random and normal "
+                           "bots sometimes neglect a priority for you to call Tunj!")
     play.add_argument("--stake", type=int, default=0, metavar="COINS",
                       help="a coin table (Konkan cards): each seat puts COINS in the pot; bots sit only at free "
                            "tables, so the other seats are players at this terminal taking turns at the keyboard")

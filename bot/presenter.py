@@ -22,6 +22,8 @@ from engine.errors import IllegalMove
 from renderers.picture import Picture
 from storage.models import Match, Seat
 
+LOBBY_LEVELS = ("normal", "expert", "random")  # the add-bot buttons, in the order shown
+
 
 def seat_names(seats: list[Seat], lang: str) -> list[str]:
     """A name per seat in `lang`. A human with no name is the terminal's player, who reads every message: "You",
@@ -127,11 +129,13 @@ def lobby(match: Match, seats: list[Seat], lang: str, ready: frozenset[int] | No
         Button(t(lang, "btn.leave"), callbacks.encode("l", match.id)),
     ])
     if ui.bots_allowed(match.options) and not match.stake:  # bots sit only at free tables
+        # The levels every game has (engine.bots.LEVELS), the usual one first; a game's extra level (Tunj's strong)
+        # stays reachable by command and in the terminal.
         keyboard.append([
-            Button(t(lang, "btn.add_bot", level=t(lang, "level.normal")), callbacks.encode("b", match.id, "normal")),
-            Button(t(lang, "btn.add_bot", level=t(lang, "level.random")), callbacks.encode("b", match.id, "random")),
-            Button(t(lang, "btn.remove_bot"), callbacks.encode("r", match.id)),
+            Button(t(lang, "btn.add_bot", level=t(lang, f"level.{level}")), callbacks.encode("b", match.id, level))
+            for level in LOBBY_LEVELS
         ])
+        keyboard.append([Button(t(lang, "btn.remove_bot"), callbacks.encode("r", match.id))])
     if invite:
         keyboard.append([Button(t(lang, "btn.invite"), url=invite)])
     keyboard.append([

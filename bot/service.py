@@ -254,6 +254,7 @@ class Service(Lobby, Play, Timers, Delivery, Ladder, Standings, Coins, Replays, 
         self.stop_timers()
         await self.settle()
         self.pictures.close()
+        self.thinkers.close()
 
     async def warm_up(self) -> None:
         """Prepare the pictures of every playable game (the render thread, or every render process) before the

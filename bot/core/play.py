@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import random
 import re
 from dataclasses import replace
 from typing import Any
@@ -13,11 +12,11 @@ import engine
 from bot import presenter
 from bot.coin_tables import finishing_places
 from bot.core.state import MAX_RECAP, ServiceState, match_state
+from bot.core.thinking import bot_move
 from bot.games import ui_for
 from bot.i18n import You, refusal, t
 from bot.messages import ERROR, Actor, ChatRef, Reply
 from engine import IllegalMove
-from engine.bots import decide
 from storage.errors import StaleVersion
 from storage.ladder import sides_and_places
 from storage.models import Match
@@ -204,8 +203,9 @@ class Play(ServiceState):
             if seat.is_human and not seat.away:
                 return match
             level = seat.bot_level or "normal"
-            chooser = random.Random(f"{match.seed}:{match.version}")
-            move = decide(match.game, state, seat_index, level, chooser, slips=not seat.is_human)
+            # An expert thinks in a worker process, so other tables' presses go on meanwhile (bot.core.thinking).
+            move = await bot_move(self.thinkers, match.game, state, seat_index, level,
+                                  f"{match.seed}:{match.version}", slips=not seat.is_human)
             if self.bot_delay:
                 await asyncio.sleep(self.bot_delay)
             new_state = game.apply(state, seat_index, move)

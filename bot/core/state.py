@@ -44,6 +44,7 @@ from typing import Any
 from bot import presenter
 from bot.core.pictures import Pictures
 from bot.core.reads import PerUpdate
+from bot.core.thinking import Thinkers
 from bot.drain import Closing
 from bot.games import ui_for
 from bot.i18n import normalize, pick_language
@@ -116,6 +117,8 @@ class ServiceState:
         # Pictures are drawn by worker processes (render_processes > 0: production uses the spare cores) or one
         # render thread (0: tests, the console); each distinct picture once (bot/core/pictures.py).
         self.pictures = Pictures(render_processes)
+        # Expert bots think in processes of their own, as many as the pictures have (bot/core/thinking.py).
+        self.thinkers = Thinkers(render_processes)
         # Delivery (bot.core.delivery): what each match still owes its screens, which are being shown now, and when
         # each group's table was last edited.
         # The message in each of a match's slots (platform, kind, match, seat) -> Message or None (none yet). The

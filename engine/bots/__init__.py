@@ -1,10 +1,10 @@
 """Computer players. A bot sees exactly what its seat sees: `game.view(state, seat)` and that seat's legal
 moves (which follow from its own view), never the full state.
 
-Each game module exposes `BOTS = {"random": cls, "normal": cls, ...}` (a game may add levels, e.g. Tunj's
-"strong"); `engine.bots.get(game_id, level)` finds them. A game whose engine offers `attempts(state, seat)`
-(moves that break a rule on purpose, Tunj) hands them to its bots as `attempts=`, for the levels that sometimes
-slip.
+Each game module exposes `BOTS = {"random": cls, "normal": cls, "expert": cls, ...}` (a game may add levels,
+e.g. Tunj's "strong"); `engine.bots.get(game_id, level)` finds them. "expert" searches from the view
+(engine.bots.search and each game's `expert` module). A game whose engine offers `attempts(state, seat)` (moves
+that break a rule on purpose, Tunj) hands them to its bots as `attempts=`, for the levels that sometimes slip.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import importlib
 import random
 from typing import Any, Protocol
 
-LEVELS = ("random", "normal")  # the levels every game has
+LEVELS = ("random", "normal", "expert")  # the levels every game has, weakest first
 
 
 class Bot(Protocol):
@@ -70,3 +70,9 @@ def decide(game_id: str, state: dict[str, Any], seat: int, level: str, rng: rand
     if slips and attempts is not None:
         return bot.choose(view, legal, rng, attempts=attempts(state, seat))  # type: ignore[call-arg]
     return bot.choose(view, legal, rng)
+
+
+def decide_seeded(game_id: str, state: dict[str, Any], seat: int, level: str, seed: str, slips: bool = True) -> str:
+    """`decide` with its generator made from `seed` (the service's "match seed:version"): a plain function of plain
+    data, so a worker process can run it and a replay or a restarted worker gets the same move."""
+    return decide(game_id, state, seat, level, random.Random(seed), slips=slips)

@@ -166,4 +166,10 @@ def _slot(cards: list[str]) -> Slot:
     return Slot(len(cards) - wilds, wilds)
 
 
-BOTS = {"random": RandomBot, "normal": NormalBot}
+def _expert() -> Any:
+    from engine.canasta.expert import ExpertCanastaBot  # late: the expert's search asks this module for "normal"
+
+    return ExpertCanastaBot()
+
+
+BOTS = {"random": RandomBot, "normal": NormalBot, "expert": _expert}

@@ -68,4 +68,12 @@ def _threat(table: list[str], unseen: list[str], total: int) -> float:
     return best
 
 
-BOTS = {"random": RandomBot, "normal": NormalBot}
+
+
+def _expert() -> Any:
+    from engine.kenza.expert import ExpertKenzaBot  # late: the expert module imports this one
+
+    return ExpertKenzaBot()
+
+
+BOTS = {"random": RandomBot, "normal": NormalBot, "expert": _expert}

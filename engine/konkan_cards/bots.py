@@ -214,4 +214,10 @@ def _fits_table(card: str, table: list[list[str]]) -> bool:
     return False
 
 
-BOTS = {"random": RandomBot, "normal": NormalBot}
+def _expert() -> Any:
+    from engine.konkan_cards.expert import ExpertKonkanCardsBot  # late: its search asks this module for "normal"
+
+    return ExpertKonkanCardsBot()
+
+
+BOTS = {"random": RandomBot, "normal": NormalBot, "expert": _expert}

@@ -196,4 +196,10 @@ def _fits_table(tile: str, meld: dict[str, Any], joker: str | None) -> bool:
     return bool(M.extend(table, [(tile, None)], joker))
 
 
-BOTS = {"random": RandomBot, "normal": NormalBot}
+def _expert() -> Any:
+    from engine.konkan_tiles.expert import ExpertKonkanTilesBot  # late: its search asks this module for "normal"
+
+    return ExpertKonkanTilesBot()
+
+
+BOTS = {"random": RandomBot, "normal": NormalBot, "expert": _expert}

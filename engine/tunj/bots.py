@@ -148,4 +148,10 @@ class StrongBot(NormalBot):
     slip_rate = 0.0
 
 
-BOTS = {"random": RandomBot, "normal": NormalBot, "strong": StrongBot}
+def _expert() -> Any:
+    from engine.tunj.expert import ExpertTunjBot  # late: its search asks this module for "normal"
+
+    return ExpertTunjBot()
+
+
+BOTS = {"random": RandomBot, "normal": NormalBot, "strong": StrongBot, "expert": _expert}
