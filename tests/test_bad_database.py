@@ -47,8 +47,10 @@ def silent_server() -> Iterator[int]:
         server.close()
 
 
-def majlis(tmp_path: Path, *args: str, timeout: float = 30, **env: str) -> subprocess.CompletedProcess[str]:
-    """`python -m bot.cli ARGS` in tmp_path (no .env there), English lines, the given settings only."""
+def majlis(tmp_path: Path, *args: str, timeout: float = 60, **env: str) -> subprocess.CompletedProcess[str]:
+    """`python -m bot.cli ARGS` in tmp_path (no .env there), English lines, the given settings only. `timeout` only
+    guards against a hang: a `run` start (its picture workers) passed 30 s at load 15 beside the suite's other
+    worker process."""
     base = {key: value for key, value in os.environ.items()
             if not key.startswith(("TELEGRAM_", "DISCORD_", "DATABASE_", "MAJLIS_", "LC_", "LANG"))}
     base.update(PYTHONPATH=str(ROOT), LANG="C.UTF-8", **env)

@@ -51,7 +51,10 @@ async def unauthorized(request: web.Request) -> web.Response:
 async def serve(handler, path: str) -> tuple[web.AppRunner, int]:
     app = web.Application()
     app.router.add_route("*", path, handler)
-    runner = web.AppRunner(app)
+    # handler_cancellation: a long poll the stopping bot hangs up on ends with its connection; otherwise aiohttp's
+    # cleanup waits its 60 s shutdown timeout for the handler (most of each signal test's minute, after the
+    # process had exited).
+    runner = web.AppRunner(app, handler_cancellation=True)
     await runner.setup()
     site = web.TCPSite(runner, "127.0.0.1", 0)
     await site.start()

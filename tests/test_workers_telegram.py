@@ -659,7 +659,9 @@ async def test_a_redis_cut_and_a_postgresql_cut_lose_and_double_nothing(tmp_path
         for name in ("redis", "postgresql"):
             run.cuts[name].cut()
             cut_at = time.monotonic()
-            with contextlib.suppress(AssertionError):  # during the cut a press may go unanswered or be refused
+            # During the cut a press may go unanswered or be refused, or its wait outlast the cut's bound: all the
+            # same here (a loaded machine took the third); what follows the restore and the final checks judge.
+            with contextlib.suppress(AssertionError, TimeoutError):
                 await asyncio.wait_for(run.play_moves(match_id, who, 1), CUT_SECONDS + 10)
             await asyncio.sleep(max(0.0, CUT_SECONDS - (time.monotonic() - cut_at)))
             run.cuts[name].restore()
