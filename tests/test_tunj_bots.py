@@ -67,9 +67,10 @@ def test_registry_and_levels():
     assert isinstance(get_bot("tunj", "normal"), NormalBot)
     assert isinstance(get_bot("tunj", "random"), RandomBot)
     assert isinstance(get_bot("tunj", "strong"), StrongBot)
-    assert levels("tunj") == ("random", "normal", "strong")
-    with pytest.raises(ValueError, match="random, normal, strong"):
-        get_bot("tunj", "expert")
+    assert get_bot("tunj", "expert").level == "expert"  # strong's rules, plus a search (engine/tunj/expert.py)
+    assert levels("tunj") == ("random", "normal", "strong", "expert")
+    with pytest.raises(ValueError, match="random, normal, strong, expert"):
+        get_bot("tunj", "hard")
 
 
 def _slip_positions(count):
