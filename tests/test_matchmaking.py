@@ -32,7 +32,7 @@ from tests.dc_harness import (
     replays,
     start_adapter,
 )
-from tests.tg_harness import GROUP_ID, PICTURE_CALLS, Bot, FakeTelegram, first_data, user
+from tests.tg_harness import GROUP_ID, PICTURE_CALLS, Bot, Failure, FakeTelegram, first_data, user
 
 KT = engine.get("konkan_tiles")
 PLAYERS = [user(501 + n, name) for n, name in enumerate(["Alia", "Basim", "Cala", "Dunya"])]
@@ -396,3 +396,34 @@ async def test_a_restart_cancels_no_queue(store):
         assert match is not None and match.options == {"mode": "turbo"}
         assert await slot_message(store, match.id, "rack", next(
             s.seat for s in await store.seats(match.id) if s.is_human)) is not None
+
+
+async def test_a_player_who_blocked_the_bot_after_joining_is_taken_out_before_the_table_is_made(memory_store):
+    """Point 6: the seating checks each private chat first (Telegram answers 403 to a chat action), so a table is
+    made of reachable players only: the full table waits for a fourth, the Quick wait fills the gap with a bot."""
+    store = memory_store
+    server, clock = FakeTelegram(), Clock(1_700_000_000.0)
+    async with Bot(server, store, seed=8, clock=clock, images=False) as bot:
+        for who in PLAYERS[:3]:
+            await bot.command(who, who["id"], "/start")
+            await bot.command(who, who["id"], "/play konkan_tiles")
+        gone = PLAYERS[1]
+        server.failures.append(Failure("sendChatAction", 403, "Forbidden: bot was blocked by the user",
+                                       chat_id=str(gone["id"]), times=99))
+        last = PLAYERS[3]
+        await bot.command(last, last["id"], "/start")
+        reply = await bot.command(last, last["id"], "/play konkan_tiles")
+        # Four were queued, one refuses: no table with a dead seat; the three others still wait.
+        assert reply.params["text"].startswith("⏳"), reply.params["text"]
+        assert await seated_match(store, gone) is None and await seated_match(store, last) is None
+        waiting = [entry.player_id for entry in await store.queue("konkan_tiles", "quick")]
+        gone_id = (await store.find_player("telegram", str(gone["id"]))).id
+        assert len(waiting) == 3 and gone_id not in waiting
+        # After the wait the three reachable players are seated with one bot.
+        clock.advance(31)
+        await bot.service.tick()
+        match = await seated_match(store, last)
+        assert match is not None
+        seats = await store.seats(match.id)
+        assert [seat.is_human for seat in seats].count(True) == 3 and gone_id not in {s.player_id for s in seats}
+        assert await store.queue("konkan_tiles", "quick") == []

@@ -290,6 +290,7 @@ class Matchmaking:
         """Seat what can be seated of one queue now; the tables seated. Any worker may call it at any time."""
         rule = rule_for(game_id, mode, self.waits)
         now = self.clock()
+        await self._drop_unreachable(await self.store.queue(game_id, mode), rule, now)
         seated = await self.store.seat_queue(game_id, mode, lambda waiting: pick_tables(waiting, rule, now),
                                              lambda table: self._deal(rule, table, now))
         for one in seated:
@@ -302,6 +303,35 @@ class Matchmaking:
         look = next_look(await self.store.queue(game_id, mode), rule, now)
         self.timer_due(look)
         return [one.table for one in seated]
+
+    async def _drop_unreachable(self, waiting: Sequence[QueueEntry], rule: QueueRule, now: float) -> None:
+        """Take out of the queue, before any table is made, each player about to be seated whose private chat now
+        refuses the bot (they blocked it after joining: Telegram answers 403 to a "typing" action, the cheapest
+        call it has). Checking first, rather than seating them and handing a refused seat to the away bot, leaves
+        nothing half-made: the table seated right after is made of the reachable players only (a Quick table's
+        wait over: bots take the freed seats; otherwise the rest keep waiting for someone else). A platform with
+        no cheap check (Discord: only a message tells whether DMs are open; the queue message did at joining)
+        is not probed. The player is told where they can: in the group of a group's queue; a player of the
+        global queue has no chat with the bot but the closed one, so their entry is only removed (and /queue
+        says so once they open it again)."""
+        tables = pick_tables(waiting, rule, now)
+        for entry in (entry for table in tables for entry in table if entry is not None):
+            check = getattr(self.transports.get(entry.platform), "check_private", None)
+            if check is None or entry.chat_id is None:
+                continue
+            try:
+                await check(entry.chat_id)
+            except Unreachable:
+                left = await self.store.leave_queue(entry.player_id, entry.id)
+                log.info("player %s left queue %s/%s: their private chat refuses the bot", entry.player_id,
+                         entry.game, entry.mode)
+                if left is not None:
+                    await self._tell_unreachable(left)
+            except Exception as error:  # a 5xx or 429 on the probe says nothing about the chat: seat them
+                log.info("private chat of player %s not checked: %s", entry.player_id, error)
+
+    async def _tell_unreachable(self, entry: QueueEntry) -> None:
+        """Hook for where an unreachable player can still be told (a group's queue: that group)."""
 
     async def _lang_of(self, player_id: int) -> str:
         player = await self.store.get_player(player_id)
