@@ -80,6 +80,7 @@ def _chat(chat_id: str) -> int | str:
 class TelegramTransport:
     platform = PLATFORM
     push_private = True
+    group_queues = True  # `/play` typed in a group opens that group's own Quick queue (bot/core/matchmaking.py)
     group_edits_per_minute: float | None = GROUP_EDITS_PER_MINUTE
 
     def __init__(self, bot: Bot) -> None:
