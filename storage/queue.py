@@ -107,10 +107,14 @@ class QueueOps(DeadlineWakes):
 
         return await self.run(remove)
 
-    async def queue(self, game: str, mode: str, group_chat: str | None = None) -> list[QueueEntry]:
-        """Who waits for `game` and `mode` (in the global queue, or in group `group_chat`'s), first come first."""
-        rows = await self._read_all(_ENTRIES.where(queue_entries.c.game == game, queue_entries.c.mode == mode,
-                                                   _in_group(group_chat))
+    async def queue(self, game: str, mode: str, group_chat: str | None = None,
+                    seatable: bool = False) -> list[QueueEntry]:
+        """Who waits for `game` and `mode` (in the global queue, or in group `group_chat`'s), first come first;
+        `seatable`: only those `seat_queue` could seat now (not playing a match meanwhile)."""
+        where = [queue_entries.c.game == game, queue_entries.c.mode == mode, _in_group(group_chat)]
+        if seatable:
+            where.append(~_PLAYING.where(seats.c.player_id == queue_entries.c.player_id).exists())
+        rows = await self._read_all(_ENTRIES.where(*where)
                                     .order_by(queue_entries.c.queued, queue_entries.c.id))
         return [QueueEntry.from_row(row) for row in rows]
 
@@ -162,7 +166,12 @@ class QueueOps(DeadlineWakes):
                 db.execute(delete(queue_entries).where(queue_entries.c.id.in_(sorted(used))))
             return seated
 
-        found = await self.run(work)
+        try:
+            found = await self.run(work)
+        except IntegrityError:
+            if group is None:
+                raise
+            return []  # another worker opened the group's one table meanwhile (the unique open table per chat)
         for one in found:
             self._deadline_written(one.match.deadline)
         return found

@@ -335,7 +335,7 @@ class Matchmaking:
             # The group's one table is open (a /new lobby, or a table in play): its queue waits, checked at the
             # timer loop's passes, without probing anyone's chat or waking the loop early.
             return []
-        await self._drop_unreachable(await self.store.queue(game_id, mode, group_chat), rule, now)
+        await self._drop_unreachable(await self.store.queue(game_id, mode, group_chat, seatable=True), rule, now)
         seated = await self.store.seat_queue(game_id, mode, lambda waiting: pick_tables(waiting, rule, now),
                                              lambda table: self._deal(rule, table, now), group)
         for one in seated:
