@@ -458,6 +458,12 @@ async def test_a_group_opens_its_own_quick_queue_and_its_table_is_shown_there(me
                       if first_data((c.markup or {}).get("inline_keyboard", []), "q:1:"))
         answer = await bot.press(basim, GROUP_ID, posted.sent_id, first_data(posted.markup["inline_keyboard"], "q:"))
         assert "in this group: 2 of 4" in answer.get("text", ""), answer
+        # A member whose private chat is closed is told to open it (the link starts no other queue), not queued.
+        closed = user(598, "Closed")
+        server.blocked.add(str(closed["id"]))
+        answer = await bot.press(closed, GROUP_ID, posted.sent_id, first_data(posted.markup["inline_keyboard"], "q:"))
+        assert answer.get("show_alert") and answer["text"].endswith("?start=play"), answer
+        assert await store.queue_entry_of((await store.find_player("telegram", str(closed["id"]))).id) is None
         await bot.command(cala, GROUP_ID, "/play konkan_tiles")
         server.failures.append(Failure("sendChatAction", 403, "Forbidden: bot was blocked by the user",
                                        chat_id=str(cala["id"]), times=99))

@@ -241,7 +241,9 @@ class Matchmaking:
         except Unreachable:
             # Their private chat is closed to the bot: a table there could never reach them. Nothing is kept.
             await self.store.leave_queue(player.id, entry.id)
-            link = self.transports[player.platform].deep_link(link_payload(game_id, mode))
+            # The link joins this queue on Start; a group's queue is joined in the group again (its Join button).
+            payload = link_payload(game_id, mode) if group_chat is None else "play"
+            link = self.transports[player.platform].deep_link(payload)
             if link is None:  # no link into the bot's chat (Discord): the user's privacy setting is what closes it
                 return Reply(t(lang, "queue.open_dm"), alert=True, kind=ERROR)
             return Reply(t(lang, "queue.open_private", link=link), alert=True, kind=ERROR)
