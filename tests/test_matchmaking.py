@@ -220,9 +220,11 @@ async def test_bad_queue_input_is_answered_to_that_user_only(store):
         # A player whose private chat is closed to the bot: told where to open it, and not queued.
         closed = user(599, "Closed")
         server.blocked.add(str(closed["id"]))
-        reply = await bot.command(closed, GROUP_ID, "/play kenza")
+        reply = await bot.command(closed, GROUP_ID, "/play kenza")  # the group's own queue: its rack is private
         assert reply is not None and "private chat" in reply.params["text"], reply
-        assert reply.params["text"].endswith("?start=qkenza-casual"), reply.params["text"]
+        assert reply.params["text"].endswith("?start=play"), reply.params["text"]
+        answer = await bot.press(closed, GROUP_ID, 1, "q:0:kenza.casual")  # 🎲 Play now: the global queue
+        assert answer["text"].endswith("?start=qkenza-casual"), answer
         assert await store.queue_entry_of((await store.find_player("telegram", str(closed["id"]))).id) is None
         # Its link opens the private chat with /start qkenza-casual: that joins the queue asked for.
         server.blocked.discard(str(closed["id"]))

@@ -246,7 +246,8 @@ class Matchmaking:
             link = self.transports[player.platform].deep_link(payload)
             if link is None:  # no link into the bot's chat (Discord): the user's privacy setting is what closes it
                 return Reply(t(lang, "queue.open_dm"), alert=True, kind=ERROR)
-            return Reply(t(lang, "queue.open_private", link=link), alert=True, kind=ERROR)
+            key = "queue.open_private" if group_chat is None else "queue.open_private_group"
+            return Reply(t(lang, key, link=link), alert=True, kind=ERROR)
         except Exception as error:  # a 5xx or a 429 on the courtesy message: the queue place stands
             log.info("queue message for player %s not sent: %s", player.id, error)
         if group_chat is not None:
