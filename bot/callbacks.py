@@ -29,7 +29,7 @@ OPS = {
     "c": "show the score",
     "g": "a leaderboard page",  # g:0:game:mode:scope:page ("-": all games / the game's rated mode; scope h|g)
     "y": "post the replay of a finished match",  # y:match
-    "q": "join a matchmaking queue (🎲 Play now)",  # q:0:game.mode
+    "q": "join a matchmaking queue (🎲 Play now)",  # q:0:game.mode; q:1:game.mode: the Join of the group's own queue
     "z": "leave the matchmaking queue",  # z:entry — the number is the queue entry's, not a match's
     # tournaments: the number after the op is the tournament's, not a match's
     "a": "post a tournament's card here",  # a:tournament (the /new list's first row)

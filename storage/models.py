@@ -137,11 +137,13 @@ class QueueEntry:
     chat_id: str | None = None  # the private message showing their place, with "Leave queue"
     message_id: str | None = None
     display_name: str = ""
+    group_chat: str | None = None  # the group whose own queue this is (seated as that group's table); None: global
 
     @classmethod
     def from_row(cls, row: Mapping[str, Any]) -> QueueEntry:
         return cls(row["id"], row["player_id"], row["platform"], row["game"], row["mode"], row["ordinal"],
-                   row["queued"], row["chat_id"], row["message_id"], row.get("display_name") or "")
+                   row["queued"], row["chat_id"], row["message_id"], row.get("display_name") or "",
+                   row.get("group_chat"))
 
 
 @dataclass(frozen=True)

@@ -245,4 +245,5 @@ queue_entries = Table(
     Column("queued", Float, nullable=False),
     Column("chat_id", Text),
     Column("message_id", Text),
+    Column("group_chat", Text),  # a group's own queue (/play in a group); NULL: the global queue
 )

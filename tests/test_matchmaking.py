@@ -32,7 +32,17 @@ from tests.dc_harness import (
     replays,
     start_adapter,
 )
-from tests.tg_harness import GROUP_ID, PICTURE_CALLS, Bot, FakeTelegram, first_data, user
+from tests.tg_harness import (
+    GROUP_ID,
+    PICTURE_CALLS,
+    Bot,
+    Failure,
+    FakeTelegram,
+    first_data,
+    group_table_calls,
+    play_one,
+    user,
+)
 
 KT = engine.get("konkan_tiles")
 PLAYERS = [user(501 + n, name) for n, name in enumerate(["Alia", "Basim", "Cala", "Dunya"])]
@@ -210,9 +220,11 @@ async def test_bad_queue_input_is_answered_to_that_user_only(store):
         # A player whose private chat is closed to the bot: told where to open it, and not queued.
         closed = user(599, "Closed")
         server.blocked.add(str(closed["id"]))
-        reply = await bot.command(closed, GROUP_ID, "/play kenza")
+        reply = await bot.command(closed, GROUP_ID, "/play kenza")  # the group's own queue: its rack is private
         assert reply is not None and "private chat" in reply.params["text"], reply
-        assert reply.params["text"].endswith("?start=qkenza-casual"), reply.params["text"]
+        assert reply.params["text"].endswith("?start=play"), reply.params["text"]
+        answer = await bot.press(closed, GROUP_ID, 1, "q:0:kenza.casual")  # 🎲 Play now: the global queue
+        assert answer["text"].endswith("?start=qkenza-casual"), answer
         assert await store.queue_entry_of((await store.find_player("telegram", str(closed["id"]))).id) is None
         # Its link opens the private chat with /start qkenza-casual: that joins the queue asked for.
         server.blocked.discard(str(closed["id"]))
@@ -396,3 +408,114 @@ async def test_a_restart_cancels_no_queue(store):
         assert match is not None and match.options == {"mode": "turbo"}
         assert await slot_message(store, match.id, "rack", next(
             s.seat for s in await store.seats(match.id) if s.is_human)) is not None
+
+
+async def test_a_player_who_blocked_the_bot_after_joining_is_taken_out_before_the_table_is_made(memory_store):
+    """Point 6: the seating checks each private chat first (Telegram answers 403 to a chat action), so a table is
+    made of reachable players only: the full table waits for a fourth, the Quick wait fills the gap with a bot."""
+    store = memory_store
+    server, clock = FakeTelegram(), Clock(1_700_000_000.0)
+    async with Bot(server, store, seed=8, clock=clock, images=False) as bot:
+        for who in PLAYERS[:3]:
+            await bot.command(who, who["id"], "/start")
+            await bot.command(who, who["id"], "/play konkan_tiles")
+        gone = PLAYERS[1]
+        server.failures.append(Failure("sendChatAction", 403, "Forbidden: bot was blocked by the user",
+                                       chat_id=str(gone["id"]), times=99))
+        last = PLAYERS[3]
+        await bot.command(last, last["id"], "/start")
+        reply = await bot.command(last, last["id"], "/play konkan_tiles")
+        # Four were queued, one refuses: no table with a dead seat; the three others still wait.
+        assert reply.params["text"].startswith("⏳"), reply.params["text"]
+        assert await seated_match(store, gone) is None and await seated_match(store, last) is None
+        waiting = [entry.player_id for entry in await store.queue("konkan_tiles", "quick")]
+        gone_id = (await store.find_player("telegram", str(gone["id"]))).id
+        assert len(waiting) == 3 and gone_id not in waiting
+        # After the wait the three reachable players are seated with one bot.
+        clock.advance(31)
+        await bot.service.tick()
+        match = await seated_match(store, last)
+        assert match is not None
+        seats = await store.seats(match.id)
+        assert [seat.is_human for seat in seats].count(True) == 3 and gone_id not in {s.player_id for s in seats}
+        assert await store.queue("konkan_tiles", "quick") == []
+
+
+async def test_a_group_opens_its_own_quick_queue_and_its_table_is_shown_there(memory_store):
+    """Point 5: `/play` typed in a group queues for that group's own table (the global queue is left alone); a
+    member presses its Join button; after the wait bots fill the rest and the table lives in the group, racks
+    privately. A rated mode is refused there; a player blocked since joining is told in the group."""
+    store = memory_store
+    server, clock = FakeTelegram(), Clock(1_700_000_000.0)
+    alia, basim, cala, dunya = PLAYERS
+    async with Bot(server, store, seed=10, clock=clock) as bot:
+        for who in PLAYERS:
+            await bot.command(who, who["id"], "/start")
+        await bot.command(dunya, dunya["id"], "/play konkan_tiles")  # the global queue: not this group's
+        reply = await bot.command(alia, GROUP_ID, "/play konkan_tiles ranked")
+        assert reply.params["text"].startswith("A group's own queue"), reply.params["text"]
+        reply = await bot.command(alia, GROUP_ID, "/play konkan_tiles")
+        assert "in this group: 1 of 4" in reply.params["text"], reply.params["text"]
+        posted = next(c for c in reversed(server.calls_to(GROUP_ID))
+                      if first_data((c.markup or {}).get("inline_keyboard", []), "q:1:"))
+        answer = await bot.press(basim, GROUP_ID, posted.sent_id, first_data(posted.markup["inline_keyboard"], "q:"))
+        assert "in this group: 2 of 4" in answer.get("text", ""), answer
+        # A member whose private chat is closed is told to open it (the link starts no other queue), not queued.
+        closed = user(598, "Closed")
+        server.blocked.add(str(closed["id"]))
+        answer = await bot.press(closed, GROUP_ID, posted.sent_id, first_data(posted.markup["inline_keyboard"], "q:"))
+        assert answer.get("show_alert") and answer["text"].endswith("?start=play"), answer
+        assert await store.queue_entry_of((await store.find_player("telegram", str(closed["id"]))).id) is None
+        await bot.command(cala, GROUP_ID, "/play konkan_tiles")
+        server.failures.append(Failure("sendChatAction", 403, "Forbidden: bot was blocked by the user",
+                                       chat_id=str(cala["id"]), times=99))
+        assert [e.player_id for e in await store.queue("konkan_tiles", "quick")] == [
+            (await store.find_player("telegram", str(dunya["id"]))).id]
+        assert len(await store.queue("konkan_tiles", "quick", str(GROUP_ID))) == 3
+        clock.advance(31)
+        await bot.service.tick()
+        match = await seated_match(store, alia)
+        assert match is not None and match.platform == "telegram" and match.chat_id == str(GROUP_ID)
+        seats = await store.seats(match.id)
+        assert [seat.is_human for seat in seats].count(True) == 2 and len(seats) == 4
+        assert await seated_match(store, basim) == match and await seated_match(store, cala) is None
+        # Cala blocked the bot since joining: taken out, and told so in the group.
+        assert any(c.params.get("text", "").startswith("Cala was taken out") for c in server.calls_to(GROUP_ID))
+        assert await store.queue("konkan_tiles", "quick", str(GROUP_ID)) == []
+        # The table is in the group, like a /new table; each human's rack in their private chat.
+        table = await store.get_message("telegram", "table", match_id=match.id)
+        assert table is not None and table.chat_id == str(GROUP_ID), table
+        for who in (alia, basim):
+            player_id = (await store.find_player("telegram", str(who["id"]))).id
+            seat = next(s for s in seats if s.player_id == player_id)
+            rack = await slot_message(store, match.id, "rack", seat.seat)
+            assert rack is not None and rack.chat_id == str(who["id"]), rack
+        # The humans play from their racks, and the group's table follows (edited in the group).
+        humans = {s.seat: who for s in seats for who in (alia, basim)
+                  if s.player_id == (await store.find_player("telegram", str(who["id"]))).id}
+        edits = len(group_table_calls(server)[1])
+        for _ in range(3):
+            await play_one(bot, match.id, humans)
+        assert len(group_table_calls(server)[1]) > edits
+        # The global queue's player still waits alone (their own wait is over too: seated with bots, apart).
+        other = await seated_match(store, dunya)
+        assert other is not None and other.id != match.id and other.platform == MATCHED
+
+
+async def test_a_group_queue_waits_while_the_group_has_a_table_open(memory_store):
+    """One open table per group: a group's queue is not seated over a /new lobby, nor probes anyone meanwhile."""
+    store = memory_store
+    server, clock = FakeTelegram(), Clock(1_700_000_000.0)
+    alia, basim = PLAYERS[:2]
+    async with Bot(server, store, seed=11, clock=clock, images=False) as bot:
+        await bot.command(alia, alia["id"], "/start")
+        await bot.command(basim, GROUP_ID, "/new kenza")
+        await bot.command(alia, GROUP_ID, "/play kenza")
+        lobby = await store.lobby_or_active_match("telegram", GROUP_ID)
+        assert lobby is not None and lobby.status == "lobby"
+        probes = len(server.api_calls("sendChatAction"))
+        clock.advance(31)
+        await bot.service.tick()
+        assert await seated_match(store, alia) is None
+        assert len(await store.queue("kenza", "casual", str(GROUP_ID))) == 1
+        assert len(server.api_calls("sendChatAction")) == probes

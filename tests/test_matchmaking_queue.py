@@ -120,6 +120,19 @@ async def test_presses_on_two_workers_seat_each_player_of_one_queue_once(workers
     # A queued player in a match in play (a group's table, a race) waits on: never seated at two tables at once.
     assert await b.seat_queue("kenza", "casual", lambda waiting: [[*waiting, None]] if waiting else [], _deal) == []
     assert [e.player_id for e in await a.queue("kenza", "casual")] == [players[0].id]
+    assert await a.queue("kenza", "casual", seatable=True) == []  # so seating probes nobody it could not seat
+    # A group's own queue is apart from the global one: seated as that group's table, one open table per group.
+    await a.leave_queue(players[0].id)
+    late = [await a.upsert_player("telegram", str(950 + n), f"G{n}") for n in range(3)]
+    for player in late:
+        await a.enqueue(player.id, "telegram", "kenza", "casual", 0.0, group_chat="-42")
+    assert await a.queue("kenza", "casual") == [] and len(await b.queue("kenza", "casual", "-42")) == 3
+    fill = lambda waiting: [[*waiting, None]] if waiting else []  # noqa: E731
+    [one] = await b.seat_queue("kenza", "casual", fill, _deal, ("telegram", "-42"))
+    assert (one.match.platform, one.match.chat_id, one.match.creator_id) == ("telegram", "-42", late[0].id)
+    fresh = await a.upsert_player("telegram", "960", "G3")
+    await a.enqueue(fresh.id, "telegram", "kenza", "casual", 0.0, group_chat="-42")
+    assert await a.seat_queue("kenza", "casual", fill, _deal, ("telegram", "-42")) == []  # its table is open
 
 
 def test_the_queue_wait_is_read_from_the_environment():

@@ -299,7 +299,8 @@ class FakeTelegram:
             return 200, {"id": BOT_ID, "is_bot": True, "first_name": "Majlis", "username": BOT_USERNAME,
                          "can_join_groups": True, "can_read_all_group_messages": False,
                          "supports_inline_queries": False}
-        if method in ("setMyCommands", "deleteWebhook", "answerCallbackQuery", "setWebhook", "deleteMyCommands"):
+        if method in ("setMyCommands", "deleteWebhook", "answerCallbackQuery", "setWebhook", "deleteMyCommands",
+                      "sendChatAction"):
             return 200, True
         if method == "getUpdates":
             self.polled.set()

@@ -12,8 +12,10 @@ any queue and nobody is seated twice. Who sits with whom is decided here, withou
   the strongest partners the weakest.
 
 The table's screens are the service's (bot/core/delivery.py shows a matched table in each seat's private chat, on
-the seat's own platform); this object only needs what it is given: the store, the clock, the shuffle source, the
-platforms' transports, and two callbacks into the service.
+the seat's own platform); a group may also have its own Quick queue (`/play` typed in the group, or its Join
+button): its players are seated as that group's table, shown there like a `/new` table (racks privately), one
+table at a time, and the global queue is untouched by it. This object only needs what it is given: the store,
+the clock, the shuffle source, the platforms' transports, and two callbacks into the service.
 """
 
 from __future__ import annotations
@@ -160,7 +162,23 @@ class Matchmaking:
             key = "queue.mode_not_queued" if mode in known else "queue.unknown_mode"
             return Reply(t(lang, key, mode=mode[:32], game=game_name(lang, game_id), modes=", ".join(modes)),
                          alert=True)
+        if self._group_queues(chat):
+            return await self._join_group(chat, player, lang, game_id, mode)
         return await self._join(chat, player, lang, game_id, mode)
+
+    def _group_queues(self, chat: ChatRef) -> bool:
+        """Whether `/play` here opens this group's own queue: in a group whose platform says so (Telegram, where a
+        group command is public, like `/new`). A Discord slash command is a personal, privately answered action
+        used from any server channel to reach the global queue (both platforms' players), so it stays that."""
+        return not chat.private and bool(getattr(self.transports.get(chat.platform), "group_queues", False))
+
+    async def _join_group(self, chat: ChatRef, player: Player, lang: str, game_id: str, mode: str,
+                          pressed: bool = False) -> Reply:
+        """`/play` in a group (or its queue's Join button): the group's own Quick queue. Only a queue bots may
+        fill is a group's (a rated one draws from everywhere: it is played from the private chat)."""
+        if not rule_for(game_id, mode, self.waits).bots:
+            return Reply(t(lang, "queue.group_quick_only", table=table_label(lang, game_id, mode)), alert=True)
+        return await self._join(chat, player, lang, game_id, mode, pressed=pressed, group_chat=chat.chat_id)
 
     async def from_link(self, chat: ChatRef, player: Player, lang: str, payload: str) -> Reply | None:
         """`/start q<game>-<mode>`: the private chat opened from the link a refused `/play` gave (Telegram's
@@ -188,11 +206,14 @@ class Matchmaking:
     async def press(self, chat: ChatRef, player: Player, lang: str, action: callbacks.Action) -> Reply:
         """`q:0:game.mode` (🎲 Play now) and `z:entry` (Leave queue)."""
         if action.op == "q":
-            if action.match_id != 0 or len(action.args) != 1:
+            group = action.match_id == 1 and self._group_queues(chat)  # q:1: the Join of this group's own queue
+            if action.match_id not in (0, 1) or (action.match_id == 1 and not group) or len(action.args) != 1:
                 return Reply(t(lang, "err.bad_button"), alert=True)
             game_id, _, mode = action.args[0].partition(".")
             if game_id not in playable_games() or mode not in queue_modes(game_id):
                 return Reply(t(lang, "err.bad_button"), alert=True)
+            if group:
+                return await self._join_group(chat, player, lang, game_id, mode, pressed=True)
             return await self._join(chat, player, lang, game_id, mode, pressed=True)
         if action.args:
             return Reply(t(lang, "err.bad_button"), alert=True)
@@ -205,36 +226,55 @@ class Matchmaking:
 
     # ------------------------------------------------------------------------------------------ joining
     async def _join(self, chat: ChatRef, player: Player, lang: str, game_id: str, mode: str,
-                    pressed: bool = False) -> Reply:
+                    pressed: bool = False, group_chat: str | None = None) -> Reply:
         if await self.store.player_active_match(player.platform, player.id) is not None:
             return Reply(t(lang, "queue.in_match"), alert=True)
         rule = rule_for(game_id, mode, self.waits)
         ordinal = await self._ordinal(player.id, rule)
         try:
-            entry = await self.store.enqueue(player.id, player.platform, game_id, mode, ordinal, self.clock())
+            entry = await self.store.enqueue(player.id, player.platform, game_id, mode, ordinal, self.clock(),
+                                             group_chat=group_chat)
         except AlreadyQueued as queued:
-            return await self._already(player, lang, queued.entry, game_id, mode, pressed)
+            return await self._already(player, lang, queued.entry, game_id, mode, pressed, group_chat)
         try:
             await self._post_entry_message(entry, player, lang)
         except Unreachable:
             # Their private chat is closed to the bot: a table there could never reach them. Nothing is kept.
             await self.store.leave_queue(player.id, entry.id)
-            link = self.transports[player.platform].deep_link(link_payload(game_id, mode))
+            # The link joins this queue on Start; a group's queue is joined in the group again (its Join button).
+            payload = link_payload(game_id, mode) if group_chat is None else "play"
+            link = self.transports[player.platform].deep_link(payload)
             if link is None:  # no link into the bot's chat (Discord): the user's privacy setting is what closes it
                 return Reply(t(lang, "queue.open_dm"), alert=True, kind=ERROR)
-            return Reply(t(lang, "queue.open_private", link=link), alert=True, kind=ERROR)
+            key = "queue.open_private" if group_chat is None else "queue.open_private_group"
+            return Reply(t(lang, key, link=link), alert=True, kind=ERROR)
         except Exception as error:  # a 5xx or a 429 on the courtesy message: the queue place stands
             log.info("queue message for player %s not sent: %s", player.id, error)
-        seated = await self.seat(game_id, mode)
+        if group_chat is not None:
+            await self._post_group_message(chat, entry, lang, rule)
+        seated = await self.seat(game_id, mode, None if group_chat is None else (chat.platform, group_chat))
         if any(player.id in {e.player_id for e in table if e is not None} for table in seated):
-            return Reply(t(lang, "queue.seated", table=table_label(lang, game_id, mode)))
+            key = "queue.seated" if group_chat is None else "queue.seated_group"
+            return Reply(t(lang, key, table=table_label(lang, game_id, mode)))
         return Reply(await self._standing_text(entry, lang, rule), kind=INFO)
 
+    async def _post_group_message(self, chat: ChatRef, entry: QueueEntry, lang: str, rule: QueueRule) -> None:
+        """The group's queue, shown in the group with its Join button, so other members may sit down too."""
+        transport = self.transports.get(chat.platform)
+        if transport is None:
+            return
+        message = OutMessage(await self._standing_text(entry, lang, rule), keyboard=[[
+            Button(t(lang, "btn.join"), callbacks.encode("q", 1, f"{entry.game}.{entry.mode}"))]])
+        try:
+            await transport.send(chat.chat_id, message)
+        except Exception as error:  # a courtesy message: the queue place is stored
+            log.info("group queue message in %s not sent: %s", chat.chat_id, error)
+
     async def _already(self, player: Player, lang: str, entry: object, game_id: str, mode: str,
-                       pressed: bool) -> Reply:
+                       pressed: bool, group_chat: str | None = None) -> Reply:
         assert isinstance(entry, QueueEntry)
         label = table_label(lang, entry.game, entry.mode)
-        if (entry.game, entry.mode) != (game_id, mode):
+        if (entry.game, entry.mode, entry.group_chat) != (game_id, mode, group_chat):
             return Reply(t(lang, "queue.elsewhere", table=label), alert=True)
         if pressed or self.clock() - entry.queued < DOUBLE_TAP:
             return Reply(t(lang, "queue.already", table=label), alert=True, kind=INFO)
@@ -273,9 +313,11 @@ class Matchmaking:
 
     async def _standing_text(self, entry: QueueEntry, lang: str, rule: QueueRule | None = None) -> str:
         rule = rule or rule_for(entry.game, entry.mode, self.waits)
-        waiting = await self.store.queue(entry.game, entry.mode)
+        waiting = await self.store.queue(entry.game, entry.mode, entry.group_chat)
         count = len(waiting)
         label = table_label(lang, entry.game, entry.mode)
+        if entry.group_chat is not None:
+            label = t(lang, "queue.in_group", table=label)
         if rule.rated:
             return t(lang, "queue.waiting_rated", table=label, count=count, seats=rule.seats)
         if not rule.bots:
@@ -286,22 +328,69 @@ class Matchmaking:
             + tn(lang, "queue.bots_in", left)
 
     # ------------------------------------------------------------------------------------------ seating
-    async def seat(self, game_id: str, mode: str) -> list[Table]:
-        """Seat what can be seated of one queue now; the tables seated. Any worker may call it at any time."""
+    async def seat(self, game_id: str, mode: str, group: tuple[str, str] | None = None) -> list[Table]:
+        """Seat what can be seated of one queue now (`group`: that (platform, chat)'s own queue); the tables
+        seated. Any worker may call it at any time."""
         rule = rule_for(game_id, mode, self.waits)
         now = self.clock()
+        group_chat = None if group is None else group[1]
+        if group is not None and await self.store.lobby_or_active_match(*group) is not None:
+            # The group's one table is open (a /new lobby, or a table in play): its queue waits, checked at the
+            # timer loop's passes, without probing anyone's chat or waking the loop early.
+            return []
+        await self._drop_unreachable(await self.store.queue(game_id, mode, group_chat, seatable=True), rule, now)
         seated = await self.store.seat_queue(game_id, mode, lambda waiting: pick_tables(waiting, rule, now),
-                                             lambda table: self._deal(rule, table, now))
+                                             lambda table: self._deal(rule, table, now), group)
         for one in seated:
             await self.table_started(one.match)
             for entry in one.table:
                 if entry is not None:
                     lang = await self._lang_of(entry.player_id)
-                    await self._edit_entry_message(entry, t(lang, "queue.found", table=table_label(lang, game_id, mode),
+                    key = "queue.found" if group is None else "queue.found_group"
+                    await self._edit_entry_message(entry, t(lang, key, table=table_label(lang, game_id, mode),
                                                             players=who_sits(lang, one.table)))
-        look = next_look(await self.store.queue(game_id, mode), rule, now)
+        look = next_look(await self.store.queue(game_id, mode, group_chat), rule, now)
         self.timer_due(look)
         return [one.table for one in seated]
+
+    async def _drop_unreachable(self, waiting: Sequence[QueueEntry], rule: QueueRule, now: float) -> None:
+        """Take out of the queue, before any table is made, each player about to be seated whose private chat now
+        refuses the bot (they blocked it after joining: Telegram answers 403 to a "typing" action, the cheapest
+        call it has). Checking first, rather than seating them and handing a refused seat to the away bot, leaves
+        nothing half-made: the table seated right after is made of the reachable players only (a Quick table's
+        wait over: bots take the freed seats; otherwise the rest keep waiting for someone else). A platform with
+        no cheap check (Discord: only a message tells whether DMs are open; the queue message did at joining)
+        is not probed. The player is told where they can: in the group of a group's queue; a player of the
+        global queue has no chat with the bot but the closed one, so their entry is only removed (and /queue
+        says so once they open it again)."""
+        tables = pick_tables(waiting, rule, now)
+        for entry in (entry for table in tables for entry in table if entry is not None):
+            check = getattr(self.transports.get(entry.platform), "check_private", None)
+            if check is None or entry.chat_id is None:
+                continue
+            try:
+                await check(entry.chat_id)
+            except Unreachable:
+                left = await self.store.leave_queue(entry.player_id, entry.id)
+                log.info("player %s left queue %s/%s: their private chat refuses the bot", entry.player_id,
+                         entry.game, entry.mode)
+                if left is not None:
+                    await self._tell_unreachable(left)
+            except Exception as error:  # a 5xx or 429 on the probe says nothing about the chat: seat them
+                log.info("private chat of player %s not checked: %s", entry.player_id, error)
+
+    async def _tell_unreachable(self, entry: QueueEntry) -> None:
+        """A player of a group's queue is told in that group why they were not seated (their rack could not
+        reach them); the global queue's have no other chat with the bot."""
+        transport = self.transports.get(entry.platform)
+        if entry.group_chat is None or transport is None:
+            return
+        lang = await self._lang_of(entry.player_id)
+        try:
+            await transport.send(entry.group_chat, OutMessage(t(lang, "queue.unreachable_group",
+                                                                name=entry.display_name)))
+        except Exception as error:  # the group refuses too: the entry is gone all the same
+            log.info("group %s not told of unreachable player %s: %s", entry.group_chat, entry.player_id, error)
 
     async def _lang_of(self, player_id: int) -> str:
         player = await self.store.get_player(player_id)
@@ -330,9 +419,15 @@ class Matchmaking:
         """The timer loop's look at every waiting queue (a Quick wait over, a rated spread widened): how many
         tables it seated."""
         seated = 0
-        for game_id, mode, _ in await self.store.waiting_queues():
-            if game_id in playable_games() and mode in queue_modes(game_id):
+        for game_id, mode, group_chat, _ in await self.store.waiting_queues():
+            if game_id not in playable_games() or mode not in queue_modes(game_id):
+                continue
+            if group_chat is None:
                 seated += len(await self.seat(game_id, mode))
+                continue
+            waiting = await self.store.queue(game_id, mode, group_chat)
+            if waiting:
+                seated += len(await self.seat(game_id, mode, (waiting[0].platform, group_chat)))
         return seated
 
 

@@ -80,6 +80,7 @@ def _chat(chat_id: str) -> int | str:
 class TelegramTransport:
     platform = PLATFORM
     push_private = True
+    group_queues = True  # `/play` typed in a group opens that group's own Quick queue (bot/core/matchmaking.py)
     group_edits_per_minute: float | None = GROUP_EDITS_PER_MINUTE
 
     def __init__(self, bot: Bot) -> None:
@@ -114,6 +115,18 @@ class TelegramTransport:
         except RetryAfter as error:
             raise Busy(retry_seconds(error), str(error)) from error
         return str(sent.message_id)
+
+    async def check_private(self, chat_id: str) -> None:
+        """Raise Unreachable when the user's private chat refuses the bot (they blocked it since joining the
+        queue): a "typing" chat action is the cheapest call Telegram answers 403 to, and shows nothing lasting."""
+        try:
+            await self.bot.send_chat_action(chat_id=_chat(chat_id), action="typing")
+        except Forbidden as error:
+            raise Unreachable(str(error)) from error
+        except BadRequest as error:
+            if "chat not found" in error.message.lower():
+                raise Unreachable(str(error)) from error
+            raise
 
     async def edit(self, chat_id: str, message_id: str, message: OutMessage) -> None:
         reply_markup = markup(message.keyboard)
