@@ -282,7 +282,8 @@ def test_bot_registry_finds_each_games_levels_and_refuses_unknown_ones():
         for level in bots.LEVELS:
             bot = bots.get(game_id, level)
             assert bot.level == level
-    assert message(ValueError, bots.get, "kenza", "hard") == "unknown bot level 'hard'; choose one of random, normal, expert"
+    assert message(ValueError, bots.get, "kenza", "hard") == \
+        "unknown bot level 'hard'; choose one of random, normal, expert"
 
 
 def test_random_bot_picks_every_legal_move_and_refuses_none():
