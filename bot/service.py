@@ -47,6 +47,9 @@ QUEUE_OPS = frozenset({"q", "z"})  # 🎲 Play now and Leave queue: a queue entr
 log = logging.getLogger(__name__)
 
 
+LOBBY_OPS = ("o", "j", "l", "b", "r", "s", "x")  # the lobby message's buttons (bot/callbacks.py)
+
+
 class Service(Lobby, Play, Timers, Delivery, Ladder, Standings, Coins, Replays, Tournaments):
     """The public face the adapters and tests use: `Service(store, clock=, seed_source=, bot_delay=,
     coin_grants=, render_processes=)`, `attach`,
@@ -154,7 +157,12 @@ class Service(Lobby, Play, Timers, Delivery, Ladder, Standings, Coins, Replays, 
         if match is None or match.platform not in (actor.platform, MATCHED):
             return Reply(t(lang, "err.bad_button"), alert=True)
         if action.op == "y":  # the replay is posted in the chat where its button was pressed
+            if match.status != "finished":  # its button is drawn under a finished match only: this one is forged
+                return Reply(t(lang, "err.bad_button"), alert=True)
             return await self._press_replay(match, chat, lang)
+        if action.op in LOBBY_OPS and chat.chat_id != match.chat_id:
+            # A lobby's buttons are drawn only in its own chat: pressed anywhere else the code is forged.
+            return Reply(t(lang, "err.bad_button"), alert=True)
         try:
             with log_context(match=match.id):
                 return await self._route(action, match, actor, player.id, lang)
@@ -163,7 +171,7 @@ class Service(Lobby, Play, Timers, Delivery, Ladder, Standings, Coins, Replays, 
 
     async def _route(self, action: callbacks.Action, match: Match, actor: Actor, player_id: int, lang: str) -> Reply:
         op = action.op
-        if op in ("o", "j", "l", "b", "r", "s", "x"):
+        if op in LOBBY_OPS:
             return await self._lobby_action(op, match, actor, player_id, lang, action.args)
         if op == "h":
             return await self._show_hand(match, player_id, lang)
@@ -197,6 +205,7 @@ class Service(Lobby, Play, Timers, Delivery, Ladder, Standings, Coins, Replays, 
             await self._lobby_unseat(match_id, seat)
         else:
             await self._seat_to_bot(match_id, seat)
+
     async def _cmd_play(self, actor: Actor, chat: ChatRef, player_id: int, lang: str, args: list[str]) -> Reply:
         player = await self._player(player_id)
         assert player is not None

@@ -9,9 +9,17 @@ from typing import Any
 
 import pytest
 
-from bot.core.delivery import PING_AFTER_IDLE
+from bot.core import delivery
+from bot.core.delivery import IDLE_PING_SECONDS as PING_AFTER_IDLE
 from bot.i18n import game_name, t
 from tests.tg_harness import Bot, Clock, FakeTelegram, open_table, play_one, seat_to_move, user
+
+
+@pytest.fixture(autouse=True)
+def idle_pings(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The idle ping measured switched on (production has it off for now: bot/core/delivery.py PING_AFTER_IDLE)."""
+    monkeypatch.setattr(delivery, "PING_AFTER_IDLE", PING_AFTER_IDLE)
+
 
 UNCOUNTED = ("answerCallbackQuery", "getMe", "setMyCommands", "getUpdates", "deleteWebhook")
 PING = t("en", "ping.turn", game=game_name("en", "kenza"))

@@ -47,7 +47,11 @@ CLAIM_RETRY = 1.0  # seconds before trying a slot again that another worker is s
 # rack edited in front of them, and no "your turn" ping (a message, and the deletion of the one before) is sent.
 # Someone away longer gets it: an edit notifies nobody on Telegram. (Issue 27: the ping and its deletion were
 # half of the calls a move cost against the bot's 30 a second.)
-PING_AFTER_IDLE = 45.0
+# Off (0: every turn that comes is pinged) until the multi-worker failure it showed is understood: with it on,
+# tests/test_workers_telegram.py's kill-after-a-move and restart-storm runs left a group without its table picture
+# (bisected to this change on 2026-12-01; the note of that day). tests/test_call_budget.py measures it switched on.
+PING_AFTER_IDLE = 0.0
+IDLE_PING_SECONDS = 45.0  # the value measured by the call-budget tests and bench/pipeline_limits.py
 SEEN_KEPT = 50_000  # players' last inputs remembered before the ones older than PING_AFTER_IDLE are dropped
 
 
@@ -450,8 +454,11 @@ class Delivery(ServiceState):
             touched = work.seats is None or seat.seat in work.seats or redealt or match.status != "active"
             # The rack of the player to move is shown when the turn moved (their buttons are for the new position);
             # a pass with neither their seat nor the turn in it (a coalesced table edit, another seat's pick) leaves
-            # it as it is: an edit of the same picture would be one more call against the bot's budget (issue 27).
-            if not (touched or (is_turn and (work.turn or seat.seat in work.missing))):
+            # it as it is when this worker drew it at this version: an edit of the same picture would be one more
+            # call against the bot's budget (issue 27). A version this worker did not draw (another worker's move,
+            # a worker killed before its delivery) is drawn: the player must never be left without buttons.
+            drawn = self._turn_rack_at.get(match.id) == (seat.seat, match.version)
+            if not (touched or (is_turn and (work.turn or seat.seat in work.missing or not drawn))):
                 continue
             player = await self._player(seat.player_id) if seat.player_id else None
             platform = self._shown_on(match, seat)
@@ -462,6 +469,8 @@ class Delivery(ServiceState):
                 message = await self._rack_message(match, state, seat)
                 with sending(Priority.NEXT_RACK if is_turn else Priority.REPLY):
                     await self._show(match, "rack", seat.seat, chat_id, message, platform=platform)
+                if is_turn:
+                    self._turn_rack_at[match.id] = (seat.seat, match.version)
                 if ping:
                     pings.append((seat, chat_id, platform))
             except Unreachable:  # they never opened (or closed) the private chat: nothing a retry would change
