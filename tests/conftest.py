@@ -92,3 +92,23 @@ async def any_database(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     await (await Store.open(url)).close()
     await empty_tables(url)
     return url
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+async def workers(request: pytest.FixtureRequest, tmp_path: Path):
+    """Two stores on one database, as two workers see it (a SQLite file, or the run's PostgreSQL schema emptied):
+    for what must hold when both write at once."""
+    from storage import Store
+    from tests.engines import empty_tables
+
+    if request.param == "sqlite":
+        url = str(tmp_path / "shared.db")
+    else:
+        url = request.getfixturevalue("postgres_url")
+    first = await Store.open(url)
+    if request.param == "postgresql":
+        await empty_tables(url)
+    second = await Store.open(url)
+    yield first, second
+    await first.close()
+    await second.close()

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import random
-from pathlib import Path
 
 import pytest
 from sqlalchemy import func, select
@@ -17,7 +16,6 @@ from storage.errors import AlreadyQueued
 from storage.models import QueueEntry
 from storage.queue import MATCHED, Deal
 from storage.schema import seats
-from tests.engines import empty_tables
 
 RANKED = rule_for("konkan_tiles", "ranked", {})
 QUICK = rule_for("konkan_tiles", "quick", {"quick": 20.0})
@@ -64,21 +62,6 @@ def test_rated_queues_match_by_rating_never_seat_a_bot_and_balance_the_teams():
     assert pick_tables(lonely, RANKED, now=reach - 1) == []
     assert next_look(lonely, RANKED, now=100.0) == 105.0
     assert [sorted(e.id for e in t) for t in pick_tables(lonely, RANKED, now=reach + 1)] == [[1, 2, 3, 4]]
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-async def workers(request: pytest.FixtureRequest, tmp_path: Path):
-    if request.param == "sqlite":
-        url = str(tmp_path / "shared.db")
-    else:
-        url = request.getfixturevalue("postgres_url")
-    first = await Store.open(url)
-    if request.param == "postgresql":
-        await empty_tables(url)
-    second = await Store.open(url)
-    yield first, second
-    await first.close()
-    await second.close()
 
 
 def _deal(table: list) -> Deal:

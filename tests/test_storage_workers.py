@@ -5,27 +5,10 @@ connections to one file) and PostgreSQL (when MAJLIS_TEST_DATABASE_URL is set)."
 from __future__ import annotations
 
 import asyncio
-from pathlib import Path
 
 import pytest
 
 from storage import StaleVersion, Store, TableFull, WrongStatus
-from tests.engines import empty_tables
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-async def workers(request: pytest.FixtureRequest, tmp_path: Path):
-    if request.param == "sqlite":
-        url = str(tmp_path / "shared.db")
-    else:
-        url = request.getfixturevalue("postgres_url")
-    first = await Store.open(url)
-    if request.param == "postgresql":
-        await empty_tables(url)
-    second = await Store.open(url)
-    yield first, second
-    await first.close()
-    await second.close()
 
 
 async def _lobby(store: Store, chat: str, humans: int = 2) -> int:
