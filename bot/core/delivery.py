@@ -452,13 +452,11 @@ class Delivery(ServiceState):
             redealt = previous_hands is not None and sizes is not None and sizes[seat.seat] > previous_hands[
                 seat.seat]
             touched = work.seats is None or seat.seat in work.seats or redealt or match.status != "active"
-            # The rack of the player to move is shown when the turn moved (their buttons are for the new position);
-            # a pass with neither their seat nor the turn in it (a coalesced table edit, another seat's pick) leaves
-            # it as it is when this worker drew it at this version: an edit of the same picture would be one more
-            # call against the bot's budget (issue 27). A version this worker did not draw (another worker's move,
-            # a worker killed before its delivery) is drawn: the player must never be left without buttons.
-            drawn = self._turn_rack_at.get(match.id) == (seat.seat, match.version)
-            if not (touched or (is_turn and (work.turn or seat.seat in work.missing or not drawn))):
+            # The rack of the player to move is drawn by every pass. Issue 27 tried skipping it when this worker had
+            # drawn it at this version (one call less a pass), but with several workers an older edit of another
+            # worker can land over it, and test_workers_telegram's kill-after-a-move run then left the player
+            # without their new buttons (2026-12-01): a player's buttons are worth the call.
+            if not (is_turn or touched):
                 continue
             player = await self._player(seat.player_id) if seat.player_id else None
             platform = self._shown_on(match, seat)
@@ -469,8 +467,6 @@ class Delivery(ServiceState):
                 message = await self._rack_message(match, state, seat)
                 with sending(Priority.NEXT_RACK if is_turn else Priority.REPLY):
                     await self._show(match, "rack", seat.seat, chat_id, message, platform=platform)
-                if is_turn:
-                    self._turn_rack_at[match.id] = (seat.seat, match.version)
                 if ping:
                     pings.append((seat, chat_id, platform))
             except Unreachable:  # they never opened (or closed) the private chat: nothing a retry would change

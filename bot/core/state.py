@@ -99,9 +99,6 @@ class ServiceState:
         # (match, platform, chat) -> the first round whose sheet that chat has not had (a matched table's chats)
         self._announced: dict[tuple[int, str, str], int] = {}
         self._last_turn: dict[int, int | None] = {}
-        # (seat, match version) of the rack this worker last drew for the player to move: a pass that owes that rack
-        # nothing new skips it only when it is that very picture (another worker's move makes a newer version).
-        self._turn_rack_at: dict[int, tuple[int, int]] = {}
         # The update being handled (its number; 0 outside any), inherited by the tasks it starts (its deliveries).
         self._update: ContextVar[int] = ContextVar(f"majlis-update-{id(self)}", default=0)
         self._updates = itertools.count(1)
@@ -354,7 +351,6 @@ class ServiceState:
         for key in [key for key in self._announced if key[0] == match_id]:
             del self._announced[key]
         self._last_turn.pop(match_id, None)
-        self._turn_rack_at.pop(match_id, None)
         self._hand_sizes.pop(match_id, None)
         for key in [key for key in self._picks if key[0] == match_id]:
             del self._picks[key]
