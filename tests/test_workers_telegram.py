@@ -56,6 +56,8 @@ TABLE_PACE = 6.0  # seconds a group's table may wait for its paced edit (20 a mi
 # per private chat, the shared limiter keeps it), too long for the suite.
 PRESSES = 5
 
+pytestmark = pytest.mark.alone  # scripts/test.sh runs it after the parallel part
+
 
 def user(n: int) -> dict[str, Any]:
     return {"id": USER_BASE + n, "is_bot": False, "first_name": f"Player{n}", "language_code": "en"}
